@@ -1,0 +1,67 @@
+"""GPU ceilings and the roofline floor: the least time any kernel can take for a task's work."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import UsageError
+from ..types import Cost, Floor, Task
+
+TERA = 1e12
+
+
+@dataclass(frozen=True)
+class GPUSpec:
+    name: str
+    bandwidth_tbs: float  # memory bandwidth, TB/s
+    matrix_tflops: dict[str, float]  # dense tensor-core rate by operand precision
+    vector_tflops: float  # fp32 rate without tensor cores (pointwise, strict fp32 products)
+    source: str
+
+
+# Dense (not sparse) rates. H200 holds figures measured on our machine (shared/MEASURED.md:
+# copy bandwidth and do_bench matmul medians); the others are vendor datasheet figures,
+# which real kernels reach only in part, so their floors are optimistic.
+GPUS = {
+    "A100": GPUSpec("A100", 2.039, {"float16": 312, "bfloat16": 312, "tf32": 156}, 19.5,
+                    "datasheet, A100 SXM4 80GB"),
+    "H100": GPUSpec("H100", 3.35, {"float16": 989, "bfloat16": 989, "tf32": 494}, 67.0,
+                    "datasheet, H100 SXM5 80GB"),
+    "H200": GPUSpec("H200", 4.22, {"float16": 701, "bfloat16": 701, "tf32": 363}, 51.0,
+                    "measured on our H200: 1 GiB copy, 8192^3 matmuls (2026-11-30)"),
+    "L40S": GPUSpec("L40S", 0.864, {"float16": 362, "bfloat16": 362, "tf32": 183}, 91.6,
+                    "datasheet, L40S"),
+    "B200": GPUSpec("B200", 8.0, {"float16": 2250, "bfloat16": 2250, "tf32": 1100}, 75.0,
+                    "datasheet, HGX B200 per GPU"),
+}
+DEFAULT_GPU = "H200"
+
+
+def gpu_spec(name: str) -> GPUSpec:
+    key = name.upper()
+    if key not in GPUS:
+        raise UsageError(f"unknown GPU {name!r} (valid: {', '.join(GPUS)})")
+    return GPUS[key]
+
+
+def matrix_rate(spec: GPUSpec, task: Task) -> float:
+    """TFLOP/s available to the task's products under its precision policy."""
+    if task.dtype in spec.matrix_tflops:
+        return spec.matrix_tflops[task.dtype]
+    if task.allow_tf32:
+        return spec.matrix_tflops["tf32"]
+    return spec.vector_tflops  # strict fp32: no tensor cores
+
+
+def roofline_floor(cost: Cost, task: Task, gpu: str = DEFAULT_GPU) -> Floor | None:
+    """None when the cost could not be counted: a floor is never guessed."""
+    if not cost.countable:
+        return None
+    spec = gpu_spec(gpu)
+    parts = {
+        "memory": cost.bytes / (spec.bandwidth_tbs * TERA),
+        "matmul": cost.matmul_flops / (matrix_rate(spec, task) * TERA),
+        "vector": cost.other_flops / (spec.vector_tflops * TERA),
+    }
+    bound = max(parts, key=parts.get)
+    return Floor(gpu=spec.name, seconds=parts[bound], bound=bound, parts=parts)

@@ -1,0 +1,165 @@
+"""Load KernelBench-format task files and build a task's model and inputs for one shape."""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import importlib.util
+import itertools
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import torch
+
+from ..errors import TaskError
+from ..types import Shape, Task
+
+DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
+REQUIRED = ("Model", "get_inputs", "get_init_inputs")
+_module_ids = itertools.count()
+
+
+@dataclass
+class Instance:
+    """A reference model and one set of inputs, ready to call."""
+
+    model: torch.nn.Module
+    inputs: list[Any]
+    init_inputs: list[Any]
+
+
+def load_task(path: Path | str, name: str | None = None, level: str | None = None) -> Task:
+    path = Path(path)
+    if not path.is_file():
+        raise TaskError(path, "no such file")
+    module = import_task_module(path)
+    missing = [n for n in REQUIRED if not hasattr(module, n)]
+    if missing:
+        raise TaskError(path, f"not a task: defines no {', '.join(missing)} "
+                        "(a task file needs class Model, get_inputs() and get_init_inputs())")
+    return Task(
+        name=name or path.stem,
+        path=path.resolve(),
+        description=_description(path, module),
+        shapes=_shapes(path, module),
+        dtype=_dtype(path, module),
+        allow_tf32=bool(getattr(module, "ALLOW_TF32", False)),
+        tolerance=_tolerance(path, module),
+        allowed_torch=tuple(getattr(module, "ALLOWED_TORCH", ())),
+        nonnegative_inputs=tuple(getattr(module, "NONNEGATIVE_INPUTS", ())),
+        level=level,
+    )
+
+
+def import_task_module(path: Path) -> ModuleType:
+    """Import a task file as a fresh module, turning every failure into a TaskError."""
+    try:
+        ast.parse(path.read_text(), filename=str(path))
+    except SyntaxError as e:
+        raise TaskError(path, f"syntax error on line {e.lineno}: {e.msg}") from None
+    except (UnicodeDecodeError, OSError) as e:
+        raise TaskError(path, f"cannot read: {e}") from None
+    module_name = f"warpsmith_task_{next(_module_ids)}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as e:  # a task's own import-time error, reported as data
+        raise TaskError(path, f"importing it raised {type(e).__name__}: {e}") from None
+    finally:
+        sys.modules.pop(module_name, None)
+    return module
+
+
+def build(task: Task, shape: str | Shape, device: str | torch.device = "cpu",
+          seed: int = 0) -> Instance:
+    """Make the reference model (eval mode) and inputs for one shape, directly on `device`."""
+    shape = task.shape(shape) if isinstance(shape, str) else shape
+    module = import_task_module(task.path)
+    _apply_shape(task, module, shape)
+    dtype = DTYPES[task.dtype]
+    torch.manual_seed(seed)
+    try:
+        with torch.device(device):
+            init_inputs = list(module.get_init_inputs())
+            model = module.Model(*init_inputs)
+            model = _cast_floating(model, dtype).eval()
+            inputs = [_cast_floating(x, dtype) for x in module.get_inputs()]
+    except Exception as e:
+        raise TaskError(task.path, f"building shape {shape.name!r} raised "
+                        f"{type(e).__name__}: {e}") from None
+    return Instance(model=model, inputs=inputs, init_inputs=init_inputs)
+
+
+@contextlib.contextmanager
+def tf32_policy(task: Task):
+    """Strict fp32 unless the task allows TF32; restores the previous setting."""
+    old = (torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32)
+    torch.backends.cuda.matmul.allow_tf32 = task.allow_tf32
+    torch.backends.cudnn.allow_tf32 = task.allow_tf32
+    try:
+        yield
+    finally:
+        torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = old
+
+
+def _cast_floating(x, dtype):
+    if isinstance(x, torch.nn.Module):
+        return x.to(dtype=dtype)  # Module.to casts floating tensors only
+    if isinstance(x, torch.Tensor) and x.is_floating_point():
+        return x.to(dtype)
+    return x
+
+
+def _apply_shape(task: Task, module: ModuleType, shape: Shape) -> None:
+    for name, value in shape.values.items():
+        if not hasattr(module, name):
+            raise TaskError(task.path, f"shape {shape.name!r} sets {name}, "
+                            "which the file does not define at module level")
+        setattr(module, name, value)
+
+
+def _description(path: Path, module: ModuleType) -> str:
+    doc = (module.__doc__ or "").strip()
+    if doc:
+        return doc.splitlines()[0]
+    return path.stem.replace("_", " ")
+
+
+def _shapes(path: Path, module: ModuleType) -> tuple[Shape, ...]:
+    declared = getattr(module, "SHAPES", None)
+    if declared is None:
+        return (Shape("default", {}),)
+    if not isinstance(declared, dict) or not declared:
+        raise TaskError(path, "SHAPES must be a non-empty dict {name: {CONSTANT: value}}")
+    shapes = []
+    for name, values in declared.items():
+        if not isinstance(values, dict):
+            raise TaskError(path, f"SHAPES[{name!r}] must be a dict of constants")
+        missing = [k for k in values if not hasattr(module, k)]
+        if missing:
+            raise TaskError(path, f"SHAPES[{name!r}] sets {', '.join(missing)}, "
+                            "which the file does not define at module level")
+        shapes.append(Shape(str(name), dict(values)))
+    return tuple(shapes)
+
+
+def _dtype(path: Path, module: ModuleType) -> str:
+    dtype = getattr(module, "DTYPE", "float32")
+    if isinstance(dtype, torch.dtype):
+        dtype = str(dtype).removeprefix("torch.")
+    if dtype not in DTYPES:
+        raise TaskError(path, f"DTYPE {dtype!r} is not one of {', '.join(DTYPES)}")
+    return dtype
+
+
+def _tolerance(path: Path, module: ModuleType) -> dict[str, float] | None:
+    tol = getattr(module, "TOLERANCE", None)
+    if tol is None:
+        return None
+    if not isinstance(tol, dict) or not set(tol) <= {"rtol", "atol"}:
+        raise TaskError(path, "TOLERANCE must be a dict with keys among rtol, atol")
+    return {k: float(v) for k, v in tol.items()}
