@@ -62,3 +62,68 @@ class Floor:
     seconds: float
     bound: str  # "memory", "matmul" or "vector": which limit sets the floor
     parts: dict[str, float] = field(default_factory=dict)
+
+
+STATUSES = ("passed", "suspect", "compile_error", "runtime_error", "incorrect", "rejected",
+            "timeout", "crashed", "needs_gpu")
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """How one candidate call compared with the reference."""
+
+    shape: str
+    variant: str  # "base", "scaled", "shifted", "heavy", or "timed" for a timed call
+    ok: bool
+    max_abs: float | None = None
+    max_rel: float | None = None
+    norm_rel: float | None = None  # ‖out − exact‖ / ‖exact‖
+    ref_norm_rel: float | None = None  # the same for the reference in the task's dtype
+    mismatches: int = 0
+    numel: int = 0
+    problem: str = ""  # why it failed, in words
+
+
+@dataclass(frozen=True)
+class Timing:
+    """GPU times of one implementation, in microseconds, over all interleaved blocks."""
+
+    name: str  # "candidate", "eager", "compile", "compile:max-autotune-no-cudagraphs"
+    median_us: float
+    min_us: float
+    max_us: float
+    iqr_us: float
+    calls: int
+
+
+@dataclass(frozen=True)
+class Verdict:
+    status: str
+    task: str
+    candidate: str
+    device: str
+    correct: bool = False
+    reasons: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()  # ids of the static or dynamic rules that fired
+    warnings: tuple[str, ...] = ()
+    cases: tuple[CaseResult, ...] = ()
+    shapes_checked: tuple[str, ...] = ()
+    shapes_skipped: tuple[str, ...] = ()
+    timing_measured: bool = False
+    timings: tuple[Timing, ...] = ()
+    timed_shape: str | None = None
+    speedup_vs_eager: float | None = None
+    speedup_vs_compile: float | None = None
+    floor_us: float | None = None
+    roofline_fraction: float | None = None
+    kernels_launched: tuple[str, ...] = ()
+    stage_seconds: dict[str, float] = field(default_factory=dict)
+    environment: dict[str, Any] = field(default_factory=dict)
+    feedback: str = ""
+    log_tail: str = ""
+    cache_key: str = ""
+    cached: bool = False
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "passed"

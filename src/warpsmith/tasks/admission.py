@@ -75,9 +75,9 @@ def _input_problems(task: Task, inst: Instance, out, shape: str) -> list[str]:
     for i, x in enumerate(inst.inputs):
         if not isinstance(x, torch.Tensor):
             continue
-        if x.is_floating_point() and i not in task.nonnegative_inputs:
-            if not (x.min() < 0 < x.max()):
-                problems.append(f"input {i} is not mixed-sign "
+        if x.is_floating_point() and i not in task.nonnegative_inputs \
+                and not (x.min() < 0 < x.max()):
+            problems.append(f"input {i} is not mixed-sign "
                                 "(list it in NONNEGATIVE_INPUTS if it must be)")
         changed = list(inst.inputs)
         changed[i] = _perturb(x, positive=i in task.nonnegative_inputs, other=redrawn[i])

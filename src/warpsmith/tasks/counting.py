@@ -74,9 +74,9 @@ class _Counter(TorchDispatchMode):
         name = packet.__name__.rstrip("_") if packet.__name__ != "_" else packet.__name__
         if packet in flop_registry:
             self.matmul += int(flop_registry[packet](*args, **kwargs, out_val=out))
-        elif torch.Tag.pointwise in func.tags:
+        elif torch.Tag.pointwise in _tags(func):
             self.other += _numel(out)
-        elif torch.Tag.reduction in func.tags:
+        elif torch.Tag.reduction in _tags(func):
             self.other += _numel(args[0])
         elif name in PER_INPUT_ELEMENT or packet.__name__ in PER_INPUT_ELEMENT:
             key = packet.__name__ if packet.__name__ in PER_INPUT_ELEMENT else name
@@ -129,6 +129,15 @@ def count_cost(task: Task, shape: str) -> Cost:
         bytes=_bytes(read) + _bytes(_tensors(out)),
         uncounted_ops=tuple(sorted(counter.uncounted)),
     )
+
+
+def _tags(func) -> set:
+    """An in-place op's tags, with its out-of-place twin's (masked_fill_ lacks 'pointwise')."""
+    tags = set(func.tags)
+    base = func.overloadpacket.__name__
+    twin = getattr(aten, base.rstrip("_"), None) if base.endswith("_") else None
+    overload = getattr(twin, func._overloadname, None) if twin is not None else None
+    return tags | set(overload.tags) if overload is not None else tags
 
 
 def _causal(args, kwargs) -> bool:

@@ -53,9 +53,9 @@ def matrix_rate(spec: GPUSpec, task: Task) -> float:
     return spec.vector_tflops  # strict fp32: no tensor cores
 
 
-def roofline_floor(cost: Cost, task: Task, gpu: str = DEFAULT_GPU) -> Floor | None:
-    """None when the cost could not be counted: a floor is never guessed."""
-    if not cost.countable:
+def roofline_floor(cost: Cost, task: Task, gpu: str | None = DEFAULT_GPU) -> Floor | None:
+    """None when the cost could not be counted or the GPU is not in the table: never guessed."""
+    if not cost.countable or gpu is None:
         return None
     spec = gpu_spec(gpu)
     parts = {

@@ -94,6 +94,21 @@ def build(task: Task, shape: str | Shape, device: str | torch.device = "cpu",
     return Instance(model=model, inputs=inputs, init_inputs=init_inputs)
 
 
+def make_inputs(task: Task, shape: str | Shape, device: str | torch.device = "cpu",
+                seed: int = 0) -> list[Any]:
+    """Only the forward inputs for one shape and seed (the model is built once per shape)."""
+    shape = task.shape(shape) if isinstance(shape, str) else shape
+    module = import_task_module(task.path)
+    _apply_shape(task, module, shape)
+    torch.manual_seed(seed)
+    try:
+        with torch.device(device):
+            return [_cast_floating(x, DTYPES[task.dtype]) for x in module.get_inputs()]
+    except Exception as e:
+        raise TaskError(task.path, f"get_inputs() for shape {shape.name!r} raised "
+                        f"{type(e).__name__}: {e}") from None
+
+
 @contextlib.contextmanager
 def tf32_policy(task: Task):
     """Strict fp32 unless the task allows TF32; restores the previous setting."""

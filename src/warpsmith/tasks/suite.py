@@ -42,7 +42,7 @@ def load_suite(spec: str | Path) -> tuple[list[Task], list[TaskError]]:
     prefix = _builtin_prefix(root)
     tasks, errors = [], []
     for name, level, path in task_files(root):
-        level = level or (prefix.split("/")[-1] if prefix else None)
+        level = level or (prefix.rstrip("/").split("/")[-1] if prefix else None)
         try:
             tasks.append(load_task(path, name=f"{prefix}{name}" if prefix else name, level=level))
         except TaskError as e:

@@ -1,0 +1,87 @@
+"""`warpsmith tasks list|show`."""
+
+from __future__ import annotations
+
+import json
+
+import click
+from rich.console import Console
+from rich.syntax import Syntax
+from rich.table import Table
+
+from ..tasks import load_suite, resolve_task
+from ..tasks.describe import task_details, task_summary
+from ..tasks.gpus import DEFAULT_GPU, GPUS
+
+out = Console()
+err = Console(stderr=True)
+
+
+@click.group("tasks")
+def tasks_group() -> None:
+    """List and inspect tasks (KernelBench-format files)."""
+
+
+@tasks_group.command("list")
+@click.argument("suite", default="builtin")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def list_tasks(suite: str, as_json: bool) -> int:
+    """List the tasks of SUITE: 'builtin', 'builtin/level1', or a folder of task files
+    (a KernelBench checkout's level1/ loads as it is).
+
+    Exit code 1 when some files in the folder are not loadable tasks; they are named.
+    """
+    tasks, errors = load_suite(suite)
+    if as_json:
+        click.echo(json.dumps({"suite": suite, "tasks": [task_summary(t) for t in tasks],
+                               "errors": [str(e) for e in errors]}, indent=2))
+    else:
+        _print_table(suite, tasks)
+        for e in errors:
+            err.print(f"[red]not loaded[/red] {e}", highlight=False)
+    return 1 if errors else 0
+
+
+@tasks_group.command("show")
+@click.argument("task")
+@click.option("--gpu", type=click.Choice(sorted(GPUS), case_sensitive=False),
+              default=DEFAULT_GPU, show_default=True, help="GPU for the roofline floor.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--no-source", is_flag=True, help="Leave the source out.")
+def show_task(task: str, gpu: str, as_json: bool, no_source: bool) -> int:
+    """Show TASK (a file or a built-in name such as level1/softmax): its source, shapes,
+    FLOPs, bytes and roofline floor on a GPU."""
+    loaded = resolve_task(task)
+    details = task_details(loaded, gpu)
+    if as_json:
+        click.echo(json.dumps(details | {"source": loaded.source}, indent=2))
+        return 0
+    out.print(f"[bold]{loaded.name}[/bold]  {loaded.description}")
+    out.print(f"{loaded.path}\ndtype {loaded.dtype}"
+              f"{' (TF32 allowed)' if loaded.allow_tf32 else ''}", highlight=False)
+    if not no_source:
+        out.print(Syntax(loaded.source, "python", line_numbers=False))
+    out.print(_shapes_table(details))
+    return 0
+
+
+def _print_table(suite: str, tasks) -> None:
+    table = Table(title=f"{len(tasks)} tasks in {suite}", title_justify="left")
+    for col in ("task", "level", "dtype", "shapes", "description"):
+        table.add_column(col, overflow="fold")
+    for t in tasks:
+        table.add_row(t.name, t.level or "-", t.dtype, ",".join(s.name for s in t.shapes),
+                      t.description)
+    out.print(table)
+
+
+def _shapes_table(details: dict) -> Table:
+    table = Table(title=f"cost per call, floor on {details['gpu']}", title_justify="left")
+    for col in ("shape", "inputs", "GFLOP", "MB moved", "floor µs", "bound"):
+        table.add_column(col, overflow="fold")
+    for s in details["shapes"]:
+        floor = f"{s['floor_us']:.2f}" if s["floor_us"] is not None else \
+            "not countable: " + ", ".join(s["uncounted_ops"])
+        table.add_row(s["name"], "\n".join(s["inputs"]), f"{s['flops'] / 1e9:.4g}",
+                      f"{s['bytes'] / 1e6:.4g}", floor, s["floor_bound"] or "-")
+    return table

@@ -1,0 +1,83 @@
+"""`warpsmith verify TASK CANDIDATE`."""
+
+from __future__ import annotations
+
+import json
+
+import click
+from rich.console import Console
+
+from ..config import PROFILES, db_path
+from ..store import VerdictStore, verdict_to_dict
+from ..verify.pipeline import verify
+
+out = Console()
+
+
+@click.command("verify")
+@click.argument("task")
+@click.argument("candidate", type=click.Path(dir_okay=False))
+@click.option("--device", type=click.Choice(["cpu", "cuda"]), default=None,
+              help="cuda when a GPU is present, else cpu (the Triton interpreter: "
+                   "correctness only, no timing).")
+@click.option("--profile", type=click.Choice(sorted(PROFILES)), default="quick",
+              show_default=True, help="How many seeds and input variants, how long to time.")
+@click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON object.")
+@click.option("--no-cache", is_flag=True, help="Verify again even if a stored verdict exists.")
+@click.option("--db", type=click.Path(dir_okay=False), default=None,
+              help="SQLite store [default: $WARPSMITH_DB or ~/.cache/warpsmith/warpsmith.sqlite]")
+@click.option("--accept-suspect", is_flag=True,
+              help="Count a reviewed 'suspect' (implausibly fast) result as passed.")
+def verify_command(task, candidate, device, profile, as_json, no_cache, db,
+                   accept_suspect) -> int:
+    """Prove CANDIDATE (a file defining ModelNew) correct against TASK (a task file or a
+    built-in name such as level1/relu), and time it on a GPU.
+
+    \b
+    Exit codes: 0 passed, 1 the candidate failed (any status but passed), 2 bad usage.
+    Example:
+      warpsmith verify level1/relu examples/relu_triton.py --device cpu
+    """
+    store = VerdictStore(db or db_path())
+    try:
+        verdict = verify(task, candidate, device=device, profile=profile, store=store,
+                         use_cache=not no_cache, accept_suspect=accept_suspect)
+    finally:
+        store.close()
+    if as_json:
+        click.echo(json.dumps(verdict_to_dict(verdict)))
+    else:
+        _print(verdict)
+    return 0 if verdict.passed else 1
+
+
+def _print(v) -> None:
+    color = "green" if v.passed else "red"
+    cached = " (stored verdict; --no-cache to re-run)" if v.cached else ""
+    out.print(f"[bold {color}]{v.status}[/bold {color}]  {v.task}  ←  {v.candidate}{cached}",
+              highlight=False)
+    out.print(f"device {v.device}; shapes checked: {', '.join(v.shapes_checked) or '-'}"
+              + (f"; skipped (too large here): {', '.join(v.shapes_skipped)}"
+                 if v.shapes_skipped else ""), highlight=False)
+    if v.cases:
+        worst = max(v.cases, key=lambda c: c.norm_rel or 0)
+        out.print(f"{sum(c.ok for c in v.cases)}/{len(v.cases)} output checks agree with the "
+                  f"reference; worst relative error {worst.norm_rel or 0:.2e} "
+                  f"(the reference's own in the task's dtype: "
+                  f"{worst.ref_norm_rel or 0:.2e})", highlight=False)
+    if v.kernels_launched:
+        out.print(f"kernels that ran: {', '.join(v.kernels_launched)}", highlight=False)
+    for t in v.timings:
+        out.print(f"  {t.name:<12} median {t.median_us:9.1f} µs  (IQR {t.iqr_us:.1f}, "
+                  f"{t.calls} calls)", highlight=False)
+    if v.speedup_vs_eager is not None:
+        out.print(f"speedup {v.speedup_vs_eager:.2f}× vs eager, "
+                  f"{v.speedup_vs_compile or 0:.2f}× vs torch.compile; "
+                  f"{(v.roofline_fraction or 0):.0%} of the roofline floor", highlight=False)
+    for r in v.reasons:
+        out.print(f"- {r}", highlight=False)
+    for w in v.warnings:
+        out.print(f"[yellow]warning[/yellow] {w}", highlight=False)
+    if v.log_tail and v.status in ("compile_error", "runtime_error", "crashed"):
+        out.print("[dim]" + "\n".join(v.log_tail.strip().splitlines()[-15:]) + "[/dim]",
+                  highlight=False)

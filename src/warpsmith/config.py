@@ -1,0 +1,58 @@
+"""The one place that reads environment variables, and the named verification profiles."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class VerifyProfile:
+    name: str
+    seeds: int  # fresh random seeds per shape (drawn anew each run, never shown)
+    variants: tuple[str, ...]  # input distributions besides the task's own ("base")
+    timeout_s: float  # the candidate's whole process, build and all
+    cpu_max_bytes: int  # on the CPU interpreter, shapes moving more than this are skipped
+    warmup_s: float  # GPU warm-up per implementation, by time
+    blocks: int  # interleaved timing blocks
+    calls_per_block: int
+    compile_modes: tuple[str, ...]  # torch.compile baselines
+
+
+PROFILES = {
+    "quick": VerifyProfile("quick", seeds=2, variants=("scaled", "shifted"), timeout_s=300,
+                           cpu_max_bytes=8 << 20, warmup_s=0.1, blocks=5, calls_per_block=5,
+                           compile_modes=("default",)),
+    "thorough": VerifyProfile("thorough", seeds=4, variants=("scaled", "shifted", "heavy"),
+                              timeout_s=900, cpu_max_bytes=64 << 20, warmup_s=0.3, blocks=10,
+                              calls_per_block=10,
+                              compile_modes=("default", "max-autotune-no-cudagraphs")),
+}
+
+
+def profile(name: str) -> VerifyProfile:
+    from .errors import UsageError
+
+    if name not in PROFILES:
+        raise UsageError(f"unknown profile {name!r} (valid: {', '.join(PROFILES)})")
+    return PROFILES[name]
+
+
+def home() -> Path:
+    """Where warpsmith keeps its store: $WARPSMITH_HOME, else ~/.cache/warpsmith."""
+    if os.environ.get("WARPSMITH_HOME"):
+        return Path(os.environ["WARPSMITH_HOME"])
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "warpsmith"
+
+
+def db_path() -> Path:
+    """The SQLite store: $WARPSMITH_DB, else warpsmith.sqlite under home()."""
+    if os.environ.get("WARPSMITH_DB"):
+        return Path(os.environ["WARPSMITH_DB"])
+    return home() / "warpsmith.sqlite"
+
+
+def cuda_visible() -> bool:
+    return os.environ.get("CUDA_VISIBLE_DEVICES", None) != ""

@@ -1,0 +1,40 @@
+"""Plausibility gates on timed verdicts: faster than physics is a broken measurement, and far
+faster than the baselines needs a reviewer before it counts."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..types import Task, Verdict
+
+MAX_SPEEDUP_VS_EAGER = 10.0
+# torch.compile is near the floor on simple ops (shared/MEASURED.md: the largest headroom
+# measured over compile was 2.4×, bf16 softmax), so 3× beyond it needs a look.
+MAX_SPEEDUP_VS_COMPILE = 3.0
+
+
+def apply_gates(verdict: Verdict, task: Task, accept_suspect: bool = False) -> Verdict:
+    if verdict.status != "passed" or not verdict.timing_measured:
+        return verdict
+    cand = next((t for t in verdict.timings if t.name == "candidate"), None)
+    if cand and verdict.floor_us and cand.median_us < verdict.floor_us:
+        return replace(verdict, status="rejected", rules=("below-roofline-floor",), reasons=(
+            f"measured {cand.median_us:.1f} µs, below the roofline floor of "
+            f"{verdict.floor_us:.1f} µs for this shape: the timing cannot be real",))
+    suspicions = _suspicions(verdict)
+    if suspicions and not accept_suspect:
+        return replace(verdict, status="suspect", reasons=tuple(suspicions) + (
+            "review the kernel for skipped work, cached results or timing tricks, then "
+            "re-run with --accept-suspect",))
+    return verdict
+
+
+def _suspicions(verdict: Verdict) -> list[str]:
+    found = []
+    if (verdict.speedup_vs_eager or 0) > MAX_SPEEDUP_VS_EAGER:
+        found.append(f"{verdict.speedup_vs_eager:.1f}× faster than eager "
+                     f"(threshold {MAX_SPEEDUP_VS_EAGER:g}×)")
+    if (verdict.speedup_vs_compile or 0) > MAX_SPEEDUP_VS_COMPILE:
+        found.append(f"{verdict.speedup_vs_compile:.1f}× faster than torch.compile "
+                     f"(threshold {MAX_SPEEDUP_VS_COMPILE:g}×)")
+    return found

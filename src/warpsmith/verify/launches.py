@@ -1,0 +1,52 @@
+"""Records which Triton kernels actually ran, by wrapping the launch entry points.
+
+Installed in the candidate's process before its module is imported. A candidate could undo
+it (in-process checks never are tamper-proof); the static scan forbids the means.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class LaunchLog:
+    def __init__(self, candidate_file: str):
+        self.candidate_file = str(Path(candidate_file).resolve())
+        self.launches: list[tuple[str, bool]] = []  # (kernel name, defined by the candidate)
+
+    def install(self) -> None:
+        for cls in _kernel_classes():
+            _wrap(cls, self)
+
+    def take(self) -> list[tuple[str, bool]]:
+        taken, self.launches = self.launches, []
+        return taken
+
+    def record(self, fn) -> None:
+        inner = getattr(fn, "fn", fn)
+        code = getattr(inner, "__code__", None)
+        own = code is not None and str(Path(code.co_filename).resolve()) == self.candidate_file
+        self.launches.append((getattr(inner, "__name__", "?"), own))
+
+
+def _kernel_classes() -> list[type]:
+    from triton.runtime.jit import JITFunction
+
+    classes = [JITFunction]
+    try:
+        from triton.runtime.interpreter import InterpretedFunction
+        classes.append(InterpretedFunction)
+    except ImportError:  # interpreter not shipped in this triton
+        pass
+    return classes
+
+
+def _wrap(cls: type, log: LaunchLog) -> None:
+    original = cls.run
+
+    def run(self, *args, grid, warmup, **kwargs):
+        if not warmup:
+            log.record(self)
+        return original(self, *args, grid=grid, warmup=warmup, **kwargs)
+
+    cls.run = run

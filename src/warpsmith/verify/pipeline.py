@@ -1,0 +1,253 @@
+"""verify(): static scan → reference → candidate process → comparison → timing → gates.
+
+Each stage is a named function; a candidate's failure is a Verdict, never an exception.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import secrets
+import shutil
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import torch
+
+from .. import __version__
+from ..config import VerifyProfile
+from ..config import profile as get_profile
+from ..errors import UsageError
+from ..tasks.counting import count_cost
+from ..tasks.gpus import roofline_floor
+from ..tasks.suite import resolve_task
+from ..types import CaseResult, Task, Verdict
+from . import static
+from .correctness import compare
+from .feedback import feedback_text
+from .gates import apply_gates
+from .outcome import interpret_outcome
+from .reference import Prepared, prepare
+from .sandbox import run_worker
+
+VERIFIER_VERSION = "1"
+
+
+def verify(task: Task | str, candidate: Path | str, device: str | None = None,
+           profile: str | VerifyProfile = "quick", store=None, use_cache: bool = True,
+           accept_suspect: bool = False) -> Verdict:
+    task = resolve_task(task) if isinstance(task, str | Path) else task
+    candidate = Path(candidate)
+    if not candidate.is_file():
+        raise UsageError(f"no candidate file {candidate}")
+    prof = get_profile(profile) if isinstance(profile, str) else profile
+    device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+    base = Verdict(status="crashed", task=task.name, candidate=str(candidate), device=device,
+                   environment=environment(device))
+    key = cache_key(task, candidate.read_text(), device, prof, base.environment)
+    if store is not None and use_cache and (hit := store.get(key)) is not None:
+        return replace(hit, cached=True)
+    verdict = _run(task, candidate, device, prof, replace(base, cache_key=key), accept_suspect)
+    verdict = replace(verdict, feedback=feedback_text(verdict))
+    if store is not None:
+        store.put(verdict)
+    return verdict
+
+
+def _run(task, candidate, device, prof, base, accept_suspect) -> Verdict:
+    source = candidate.read_text()
+    scan = static.scan(source)
+    early = _static_verdict(scan, base, device)
+    if early is not None:
+        return early
+    base = replace(base, warnings=tuple(str(f) for f in scan.warnings))
+    if device == "cuda" and not torch.cuda.is_available():
+        return replace(base, status="needs_gpu", reasons=("--device cuda, but no GPU is here",))
+    shapes, skipped = choose_shapes(task, device, prof)
+    start = time.perf_counter()
+    prepared = prepare(task, shapes, prof, device)
+    stages = {"reference": time.perf_counter() - start}
+    base = replace(base, shapes_checked=tuple(shapes), shapes_skipped=tuple(skipped))
+    verdict = _run_candidate(task, candidate, device, prof, prepared, base, stages)
+    return apply_gates(verdict, task, accept_suspect)
+
+
+def _static_verdict(scan: static.Scan, base: Verdict, device: str) -> Verdict | None:
+    if scan.syntax_error:
+        return replace(base, status="compile_error",
+                       reasons=(f"syntax error, {scan.syntax_error}",))
+    if any(f.rule == "no-modelnew" for f in scan.rejected):
+        return replace(base, status="compile_error", reasons=("defines no class ModelNew",),
+                       rules=("no-modelnew",))
+    if scan.rejected:
+        return replace(base, status="rejected", reasons=tuple(str(f) for f in scan.rejected),
+                       rules=tuple(dict.fromkeys(f.rule for f in scan.rejected)),
+                       warnings=tuple(str(f) for f in scan.warnings))
+    if scan.language == "cuda" and device != "cuda":
+        return replace(base, status="needs_gpu",
+                       reasons=("a CUDA C++ candidate can only run on a GPU",))
+    return None
+
+
+def choose_shapes(task: Task, device: str, prof: VerifyProfile) -> tuple[list[str], list[str]]:
+    """All shapes on a GPU; on the CPU interpreter only those small enough to run there."""
+    names = [s.name for s in task.shapes]
+    if device == "cuda":
+        return names, []
+    costs = {n: count_cost(task, n).bytes for n in names}
+    fits = [n for n in names if costs[n] <= prof.cpu_max_bytes]
+    if not fits:  # nothing is small: check the smallest rather than nothing
+        fits = [min(names, key=costs.get)]
+    return fits, [n for n in names if n not in fits]
+
+
+def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stages) -> Verdict:
+    job_dir = Path(tempfile.mkdtemp(prefix="warpsmith-"))
+    try:
+        write_job(job_dir, task, candidate, device, prof, prepared)
+        outcome = run_worker(job_dir, prof.timeout_s, worker_env(device))
+        stages |= {"candidate_process": outcome.seconds}
+        stages |= (outcome.report or {}).get("stage_seconds", {})
+        base = replace(base, stage_seconds=stages, log_tail=outcome.log_tail[-2000:])
+        early = interpret_outcome(outcome, base)
+        if early is not None:
+            return early
+        results = _compare_all(job_dir, prepared, task)
+        verdict = _correctness_verdict(base, outcome.report, results)
+        return _with_timing(verdict, outcome.report, task, prepared)
+    finally:
+        shutil.rmtree(job_dir, ignore_errors=True)
+
+
+def write_job(job_dir, task, candidate, device, prof, prepared: Prepared) -> None:
+    timed = prepared.cases[-1].shape if prepared.cases else None  # the largest shape
+    prepared.probe_positions = {i: _probe_positions(c) for i, c in enumerate(prepared.cases)
+                                if c.shape == timed}
+    job = {"candidate": str(candidate.resolve()), "task": str(task.path), "device": device,
+           "timing": device == "cuda", "profile": prof.name, "timed_shape": timed,
+           "probes": prepared.probe_positions}
+    (job_dir / "job.json").write_text(json.dumps(job))
+    cases = [{"shape": c.shape, "variant": c.variant, "inputs": c.inputs}
+             for c in prepared.cases]
+    torch.save({"shapes": prepared.shapes, "cases": cases}, job_dir / "cases.pt")
+
+
+def _probe_positions(case, count: int = 64) -> list[int]:
+    numel = case.ref[0].numel() if case.ref else 1
+    return [secrets.randbelow(max(1, numel)) for _ in range(count)]
+
+
+def worker_env(device: str) -> dict[str, str]:
+    env = dict(os.environ)
+    if device == "cpu":
+        env["TRITON_INTERPRET"] = "1"
+        env["CUDA_VISIBLE_DEVICES"] = ""
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+def _compare_all(job_dir: Path, prepared: Prepared, task: Task) -> list[CaseResult]:
+    result = torch.load(job_dir / "result.pt", weights_only=True, map_location="cpu")
+    results = []
+    for case, outs in zip(prepared.cases, result["outputs"], strict=True):
+        if len(outs) != len(case.ref):
+            results.append(CaseResult(case.shape, case.variant, ok=False,
+                                      problem=f"{len(outs)} outputs, expected {len(case.ref)}"))
+            continue
+        for out, exact, ref in zip(outs, case.exact, case.ref, strict=True):
+            results.append(compare(out, exact.cpu(), ref.cpu(), case.shape, case.variant,
+                                   task.tolerance))
+    return results
+
+
+def _correctness_verdict(base, report, results) -> Verdict:
+    kernels = tuple(dict.fromkeys(name for launches in report["kernels"]
+                                  for name, own in launches if own))
+    base = replace(base, cases=tuple(results), kernels_launched=kernels)
+    problems = _dynamic_problems(report)
+    if problems:
+        return replace(base, status="rejected", reasons=tuple(p for _, p in problems),
+                       rules=tuple(dict.fromkeys(r for r, _ in problems)))
+    failed = [r for r in results if not r.ok]
+    if failed:
+        return replace(base, status="incorrect", reasons=tuple(
+            f"shape {r.shape} ({r.variant} inputs): {r.problem}" for r in failed[:5]))
+    if report.get("inputs_modified"):
+        return replace(base, status="incorrect", reasons=("the candidate modified its inputs",))
+    return replace(base, status="passed", correct=True)
+
+
+def _dynamic_problems(report: dict) -> list[tuple[str, str]]:
+    problems = []
+    for i, launches in enumerate(report["kernels"]):
+        if not any(own for _, own in launches):
+            problems.append(("no-kernel-ran", f"call {i}: none of the candidate's own Triton "
+                                              "kernels ran; the work was done elsewhere"))
+            break
+    if any(report["threads_left"]):
+        problems.append(("thread-left-running", "a thread started in forward was still alive "
+                                                "after it returned"))
+    if report.get("aliased"):
+        problems.append(("output-aliases-input", "an output shares memory with an input"))
+    return problems
+
+
+def _with_timing(verdict: Verdict, report: dict, task: Task, prepared: Prepared) -> Verdict:
+    timing = report.get("timing")
+    if verdict.status != "passed":
+        return verdict
+    if not timing:
+        return replace(verdict, reasons=("correct on every checked shape; timing not measured "
+                                         "on the CPU interpreter",))
+    from .timing import timing_fields
+
+    bad = [r for r in _check_probes(timing["probes"], prepared, task) if not r.ok]
+    if bad:
+        return replace(verdict, status="incorrect", correct=False, cases=verdict.cases + tuple(
+            bad[:3]), reasons=(f"{len(bad)} timed calls returned wrong values: the kernel "
+                               "behaves differently while it is timed",))
+    floor = roofline_floor(count_cost(task, timing["shape"]), task, gpu_key(timing["gpu"]))
+    env = verdict.environment | {"clocks": timing["clocks"]}
+    return replace(verdict, environment=env, **timing_fields(timing, floor))
+
+
+def _check_probes(probes: list[dict], prepared: Prepared, task: Task) -> list[CaseResult]:
+    results = []
+    for probe in probes:
+        case = prepared.cases[probe["case"]]
+        idx = torch.tensor(prepared.probe_positions[probe["case"]])
+        exact, ref = (t.cpu().reshape(-1)[idx % t.numel()] for t in (case.exact[0], case.ref[0]))
+        got = torch.tensor(probe["values"], dtype=torch.float64).to(ref.dtype)
+        results.append(compare(got, exact, ref, case.shape, "timed", task.tolerance))
+    return results
+
+
+def gpu_key(device_name: str) -> str | None:
+    from ..tasks.gpus import GPUS
+
+    return next((k for k in GPUS if k in device_name.upper()), None)
+
+
+def cache_key(task: Task, candidate_source: str, device: str, prof: VerifyProfile,
+              env: dict) -> str:
+    parts = [task.name, task.source, candidate_source, VERIFIER_VERSION, device, prof.name,
+             json.dumps(env, sort_keys=True)]
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def environment(device: str) -> dict:
+    env = {"warpsmith": __version__, "verifier": VERIFIER_VERSION, "python":
+           platform.python_version(), "torch": torch.__version__, "device": device}
+    try:
+        import triton
+        env["triton"] = triton.__version__
+    except ImportError:
+        env["triton"] = None
+    if device == "cuda" and torch.cuda.is_available():
+        env["gpu"] = torch.cuda.get_device_name()
+        env["cuda"] = torch.version.cuda
+    return env

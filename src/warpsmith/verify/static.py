@@ -1,0 +1,216 @@
+"""Static scan of a candidate's source (AST), before anything of it runs.
+
+Each rule has an id, a severity and a one-line reason; a rule is a function from the parsed
+module to the places it fires. docs/verifier.md lists which exploit each rule stops.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+REJECT, WARN = "reject", "warn"
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    severity: str
+    reason: str
+    line: int = 0
+
+    def __str__(self) -> str:
+        where = f" (line {self.line})" if self.line else ""
+        return f"[{self.rule}] {self.reason}{where}"
+
+
+@dataclass(frozen=True)
+class Scan:
+    language: str  # "triton", "cuda" or "none"
+    findings: tuple[Finding, ...]
+    syntax_error: str = ""
+
+    @property
+    def rejected(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.severity == REJECT)
+
+    @property
+    def warnings(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.severity == WARN)
+
+
+Rule = Callable[[ast.Module], Iterator[tuple[int, str]]]
+RULES: dict[str, tuple[str, Rule]] = {}
+
+FORBIDDEN_MODULES = {
+    "threading", "multiprocessing", "concurrent", "asyncio", "ctypes", "cffi", "gc", "inspect",
+    "subprocess", "socket", "http", "urllib", "requests", "importlib", "pickle", "marshal",
+    "signal", "shutil", "tempfile", "warpsmith", "builtins", "atexit", "mmap", "faulthandler",
+}
+FORBIDDEN_CALLS = {"exec", "eval", "compile", "__import__", "open", "globals", "vars",
+                   "breakpoint", "setattr", "delattr"}
+PROTECTED_ROOTS = {"torch", "triton", "tl", "time", "builtins", "F", "nn", "np", "numpy",
+                   "math", "sys", "os"}
+REFERENCE_NAMES = {"Model", "get_inputs", "get_init_inputs"}
+
+
+def rule(rule_id: str, severity: str):
+    def register(fn: Rule) -> Rule:
+        RULES[rule_id] = (severity, fn)
+        return fn
+    return register
+
+
+def scan(source: str) -> Scan:
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as e:
+        return Scan("none", (), syntax_error=f"line {e.lineno}: {e.msg}")
+    language = detect_language(tree, source)
+    findings = []
+    for rule_id, (severity, fn) in RULES.items():
+        for line, reason in fn(tree):
+            findings.append(Finding(rule_id, severity, reason, line))
+    return Scan(language, tuple(findings))
+
+
+def detect_language(tree: ast.Module, source: str) -> str:
+    if _triton_kernels(tree):
+        return "triton"
+    if "__global__" in source and ("load_inline" in source or "RawKernel" in source
+                                   or "nvrtc" in source.lower()):
+        return "cuda"
+    return "none"
+
+
+def _triton_kernels(tree: ast.Module) -> list[ast.FunctionDef]:
+    return [node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
+            and any(_dotted(_strip_call(d)).endswith("jit") for d in node.decorator_list)]
+
+
+@rule("no-modelnew", REJECT)
+def _no_modelnew(tree):
+    if not any(isinstance(n, ast.ClassDef) and n.name == "ModelNew" for n in tree.body):
+        yield 0, "defines no top-level class ModelNew"
+
+
+@rule("modelnew-base", REJECT)
+def _modelnew_base(tree):
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == "ModelNew":
+            for base in node.bases:
+                if _dotted(base) not in ("nn.Module", "torch.nn.Module", "Module"):
+                    yield node.lineno, f"ModelNew subclasses {_dotted(base) or 'an expression'}" \
+                        "; it must subclass nn.Module only"
+
+
+@rule("no-kernel", REJECT)
+def _no_kernel(tree):
+    source = ast.unparse(tree)
+    if detect_language(tree, source) == "none":
+        yield 0, "no @triton.jit kernel and no CUDA kernel: the work must be done by a kernel"
+
+
+@rule("kernel-never-launched", REJECT)
+def _never_launched(tree):
+    launched = {_dotted(n.value) for n in ast.walk(tree) if isinstance(n, ast.Subscript)}
+    referenced = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    kernels = _triton_kernels(tree)
+    if kernels and not any(k.name in launched or k.name in referenced for k in kernels):
+        yield kernels[0].lineno, "Triton kernels are defined but never launched"
+
+
+@rule("try-except", REJECT)
+def _try(tree):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try | getattr(ast, "TryStar", ast.Try)):
+            yield node.lineno, "try/except is not allowed: a fallback would hide a failing kernel"
+
+
+@rule("forbidden-import", REJECT)
+def _imports(tree):
+    for node in ast.walk(tree):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            names = [node.module or ""]
+        for name in names:
+            if name.split(".")[0] in FORBIDDEN_MODULES:
+                yield node.lineno, f"imports {name}"
+
+
+@rule("dynamic-code", REJECT)
+def _dynamic(tree):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id in FORBIDDEN_CALLS:
+            yield node.lineno, f"calls {node.func.id}()"
+
+
+@rule("introspection", REJECT)
+def _introspection(tree):
+    for node in ast.walk(tree):
+        name = _dotted(node) if isinstance(node, ast.Attribute) else ""
+        if name.startswith("sys.") and name.split(".")[1] in ("_getframe", "modules", "settrace",
+                                                             "setprofile", "stdout", "stderr"):
+            yield node.lineno, f"uses {name}"
+        if isinstance(node, ast.Attribute) and node.attr.startswith("__") and \
+                node.attr in ("__globals__", "__code__", "__closure__", "__subclasses__",
+                              "__builtins__", "__dict__", "f_back", "f_globals"):
+            yield node.lineno, f"reaches into {node.attr}"
+
+
+@rule("monkeypatch", REJECT)
+def _monkeypatch(tree):
+    for node in ast.walk(tree):
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, ast.AugAssign | ast.AnnAssign) else []
+        for target in targets:
+            root = _dotted(target).split(".")[0]
+            if isinstance(target, ast.Attribute) and root in PROTECTED_ROOTS:
+                yield node.lineno, f"assigns to {_dotted(target)}"
+
+
+@rule("reference-lookup", REJECT)
+def _reference(tree):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in REFERENCE_NAMES:
+            yield node.lineno, f"refers to the reference's {node.id}"
+
+
+@rule("tensor-subclass", REJECT)
+def _tensor_subclass(tree):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and any(
+                _dotted(b) in ("torch.Tensor", "Tensor") for b in node.bases):
+            yield node.lineno, f"{node.name} subclasses torch.Tensor"
+
+
+@rule("module-cache", WARN)
+def _module_cache(tree):
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict | ast.List | ast.Set):
+            yield node.lineno, "module-level mutable container: results must not be cached"
+
+
+@rule("streams-graphs", WARN)
+def _streams(tree):
+    for node in ast.walk(tree):
+        name = _dotted(node) if isinstance(node, ast.Attribute) else ""
+        if name.endswith(("cuda.Stream", "cuda.CUDAGraph", "cuda.graph", "cuda.stream")):
+            yield node.lineno, f"uses {name}: side streams and graphs are checked more closely"
+
+
+def _strip_call(node: ast.AST) -> ast.AST:
+    return node.func if isinstance(node, ast.Call) else node
+
+
+def _dotted(node: ast.AST) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        head = _dotted(node.value)
+        return f"{head}.{node.attr}" if head else ""
+    return ""

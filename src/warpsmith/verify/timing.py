@@ -1,0 +1,119 @@
+"""GPU timing: candidate, eager and torch.compile interleaved in blocks, in one process.
+
+Each call: L2 flushed, inputs from a pool of distinct input sets, CUDA events around the call
+with a device-wide synchronize before the end event (work on side streams counts). Outputs of
+timed calls are probed at secret positions so a kernel that changes behaviour once it is timed
+is caught. Runs in the candidate's process; its numbers are measurements, not verdicts.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+
+import torch
+
+from ..types import Floor, Timing
+
+L2_FLUSH_BYTES = 256 << 20  # several times any current L2 (H200: 60 MB)
+
+
+def time_candidate(job: dict, models: dict, data: dict, module_task: str) -> dict:
+    from ..config import profile
+    from ..tasks.loader import build, load_task, tf32_policy
+
+    prof = profile(job["profile"])
+    task = load_task(module_task)
+    shape = job["timed_shape"]
+    pool = [(i, c["inputs"]) for i, c in enumerate(data["cases"]) if c["shape"] == shape]
+    eager = build(task, shape, device="cuda").model
+    eager.load_state_dict(data["shapes"][shape]["state_dict"])
+    impls = {"candidate": models[shape], "eager": eager}
+    for mode in prof.compile_modes:
+        name = "compile" if mode == "default" else f"compile:{mode}"
+        impls[name] = torch.compile(eager, mode=None if mode == "default" else mode)
+    probes = {int(k): v for k, v in job["probes"].items()}
+    with torch.no_grad(), tf32_policy(task):
+        return _measure(impls, pool, probes, prof) | {"shape": shape}
+
+
+def _measure(impls: dict, pool: list, probes: dict, prof) -> dict:
+    flush = torch.empty(L2_FLUSH_BYTES, dtype=torch.uint8, device="cuda")
+    for fn in impls.values():
+        _warm_up(fn, pool, prof.warmup_s)
+    times = {name: [] for name in impls}
+    probe_log, clocks = [], []
+    for block in range(prof.blocks):
+        order = list(impls)
+        random.Random(block).shuffle(order)
+        for name in order:
+            for call in range(prof.calls_per_block):
+                case, inputs = pool[(block + call) % len(pool)]
+                us, out = _timed_call(impls[name], inputs, flush)
+                times[name].append(us)
+                if name == "candidate":
+                    probe_log.append(_probe(out, case, probes))
+        clocks.append(_clock_and_temperature())
+    return {"times_us": times, "probes": probe_log, "clocks": clocks,
+            "gpu": torch.cuda.get_device_name()}
+
+
+def _warm_up(fn, pool, seconds: float) -> None:
+    start, calls = time.perf_counter(), 0
+    while calls < 3 or time.perf_counter() - start < seconds:
+        fn(*pool[calls % len(pool)][1])
+        torch.cuda.synchronize()
+        calls += 1
+
+
+def _timed_call(fn, inputs, flush: torch.Tensor) -> tuple[float, object]:
+    flush.zero_()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    out = fn(*inputs)
+    torch.cuda.synchronize()
+    end.record()
+    end.synchronize()
+    return start.elapsed_time(end) * 1000.0, out
+
+
+def _probe(out, case: int, probes: dict) -> dict:
+    first = out if isinstance(out, torch.Tensor) else next(
+        t for t in torch.utils._pytree.tree_leaves(out) if isinstance(t, torch.Tensor))
+    idx = torch.tensor(probes[case], device=first.device) % max(1, first.numel())
+    return {"case": case, "values": first.reshape(-1)[idx].double().cpu().tolist()}
+
+
+def _clock_and_temperature() -> dict:
+    reading = {}
+    for key, fn in (("sm_clock_mhz", torch.cuda.clock_rate),
+                    ("temperature_c", torch.cuda.temperature)):
+        try:
+            reading[key] = fn()
+        except Exception:  # NVML missing or refused: recorded as absent, not guessed
+            reading[key] = None
+    return reading
+
+
+def summarise(name: str, samples: list[float]) -> Timing:
+    q = statistics.quantiles(samples, n=4) if len(samples) > 1 else [samples[0]] * 3
+    return Timing(name, statistics.median(samples), min(samples), max(samples),
+                  q[2] - q[0], len(samples))
+
+
+def timing_fields(timing: dict, floor: Floor | None) -> dict:
+    """The Verdict's timing fields from the worker's raw samples."""
+    timings = {n: summarise(n, s) for n, s in timing["times_us"].items()}
+    cand = timings["candidate"].median_us
+    compiled = [t.median_us for n, t in timings.items() if n.startswith("compile")]
+    floor_us = floor.seconds * 1e6 if floor else None
+    return {
+        "timing_measured": True,
+        "timings": tuple(timings.values()),
+        "timed_shape": timing["shape"],
+        "speedup_vs_eager": timings["eager"].median_us / cand,
+        "speedup_vs_compile": min(compiled) / cand if compiled else None,
+        "floor_us": floor_us,
+        "roofline_fraction": floor_us / cand if floor_us else None,
+    }
