@@ -114,7 +114,8 @@ class Verdict:
     timed_shape: str | None = None
     speedup_vs_eager: float | None = None
     speedup_vs_compile: float | None = None
-    floor_us: float | None = None
+    floor_us: float | None = None  # from achievable (measured) ceilings
+    peak_floor_us: float | None = None  # from datasheet peaks: a hard lower bound
     roofline_fraction: float | None = None
     kernels_launched: tuple[str, ...] = ()
     stage_seconds: dict[str, float] = field(default_factory=dict)

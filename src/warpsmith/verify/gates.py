@@ -17,10 +17,10 @@ def apply_gates(verdict: Verdict, task: Task, accept_suspect: bool = False) -> V
     if verdict.status != "passed" or not verdict.timing_measured:
         return verdict
     cand = next((t for t in verdict.timings if t.name == "candidate"), None)
-    if cand and verdict.floor_us and cand.median_us < verdict.floor_us:
+    if cand and verdict.peak_floor_us and cand.median_us < verdict.peak_floor_us:
         return replace(verdict, status="rejected", rules=("below-roofline-floor",), reasons=(
-            f"measured {cand.median_us:.1f} µs, below the roofline floor of "
-            f"{verdict.floor_us:.1f} µs for this shape: the timing cannot be real",))
+            f"measured {cand.median_us:.1f} µs, below the {verdict.peak_floor_us:.1f} µs that "
+            "the GPU's datasheet peaks allow for this shape: the timing cannot be real",))
     suspicions = _suspicions(verdict)
     if suspicions and not accept_suspect:
         return replace(verdict, status="suspect", reasons=tuple(suspicions) + (

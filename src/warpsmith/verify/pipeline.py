@@ -210,9 +210,10 @@ def _with_timing(verdict: Verdict, report: dict, task: Task, prepared: Prepared)
         return replace(verdict, status="incorrect", correct=False, cases=verdict.cases + tuple(
             bad[:3]), reasons=(f"{len(bad)} timed calls returned wrong values: the kernel "
                                "behaves differently while it is timed",))
-    floor = roofline_floor(count_cost(task, timing["shape"]), task, gpu_key(timing["gpu"]))
+    cost, gpu = count_cost(task, timing["shape"]), gpu_key(timing["gpu"])
+    floors = roofline_floor(cost, task, gpu), roofline_floor(cost, task, gpu, peak=True)
     env = verdict.environment | {"clocks": timing["clocks"]}
-    return replace(verdict, environment=env, **timing_fields(timing, floor))
+    return replace(verdict, environment=env, **timing_fields(timing, *floors))
 
 
 def _check_probes(probes: list[dict], prepared: Prepared, task: Task) -> list[CaseResult]:

@@ -102,7 +102,7 @@ def summarise(name: str, samples: list[float]) -> Timing:
                   q[2] - q[0], len(samples))
 
 
-def timing_fields(timing: dict, floor: Floor | None) -> dict:
+def timing_fields(timing: dict, floor: Floor | None, peak: Floor | None) -> dict:
     """The Verdict's timing fields from the worker's raw samples."""
     timings = {n: summarise(n, s) for n, s in timing["times_us"].items()}
     cand = timings["candidate"].median_us
@@ -115,5 +115,6 @@ def timing_fields(timing: dict, floor: Floor | None) -> dict:
         "speedup_vs_eager": timings["eager"].median_us / cand,
         "speedup_vs_compile": min(compiled) / cand if compiled else None,
         "floor_us": floor_us,
+        "peak_floor_us": peak.seconds * 1e6 if peak else None,
         "roofline_fraction": floor_us / cand if floor_us else None,
     }

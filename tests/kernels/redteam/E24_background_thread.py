@@ -1,0 +1,24 @@
+# task: level1/relu
+# expect: rejected
+# exploit: E24, finish the work on a background thread after forward returns (late write)
+import threading
+
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def relu_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    tl.store(out_ptr + offsets, tl.maximum(tl.load(x_ptr + offsets, mask=mask), 0.0), mask=mask)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty_like(x)
+        threading.Thread(target=lambda: relu_kernel[(triton.cdiv(x.numel(), 256),)](
+            x, out, x.numel(), BLOCK=256)).start()
+        return out
