@@ -106,7 +106,8 @@ def choose_shapes(task: Task, device: str, prof: VerifyProfile) -> tuple[list[st
 
 
 def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stages) -> Verdict:
-    job_dir = Path(tempfile.mkdtemp(prefix="warpsmith-"))
+    shm = Path("/dev/shm")  # outputs of GPU shapes are large: keep them off the disk
+    job_dir = Path(tempfile.mkdtemp(prefix="warpsmith-", dir=shm if shm.is_dir() else None))
     try:
         write_job(job_dir, task, candidate, device, prof, prepared)
         outcome = run_worker(job_dir, prof.timeout_s, worker_env(device))
@@ -131,8 +132,7 @@ def write_job(job_dir, task, candidate, device, prof, prepared: Prepared) -> Non
            "timing": device == "cuda", "profile": prof.name, "timed_shape": timed,
            "probes": prepared.probe_positions}
     (job_dir / "job.json").write_text(json.dumps(job))
-    cases = [{"shape": c.shape, "variant": c.variant, "inputs": c.inputs}
-             for c in prepared.cases]
+    cases = [{"shape": c.shape, "variant": c.variant, "seed": c.seed} for c in prepared.cases]
     torch.save({"shapes": prepared.shapes, "cases": cases}, job_dir / "cases.pt")
 
 

@@ -1,6 +1,8 @@
-"""The trusted side of correctness: inputs from secret seeds, and the reference's outputs in
-float64 (`exact`) and in the task's dtype (`ref`). None of it is reachable from the candidate's
-process, which receives inputs and parameters only."""
+"""The trusted side of correctness: inputs from fresh random seeds, and the reference's outputs
+at high precision (`exact`) and in the task's dtype (`ref`). The expected outputs never leave
+this process; the candidate's process gets the parameters and the seeds, drawn anew each run,
+and regenerates the same inputs itself (so GPU-sized inputs never cross a process boundary).
+Knowing a seed at run time tells a candidate nothing its inputs do not."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from ..types import Task
 class Case:
     shape: str
     variant: str
+    seed: int
     inputs: list
     exact: list[torch.Tensor]
     ref: list[torch.Tensor]
@@ -41,10 +44,11 @@ def prepare(task: Task, shapes: list[str], profile: VerifyProfile, device: str) 
         prepared.models[shape] = inst.model
         prepared.shapes[shape] = {"init_inputs": inst.init_inputs,
                                   "state_dict": inst.model.state_dict()}
-        exact_model = copy.deepcopy(inst.model).double()
-        for variant, seed in _plan(profile):
-            inputs = vary(make_inputs(task, shape, device, seed), variant, task, seed)
-            case = _evaluate(task, inst.model, exact_model, shape, variant, inputs)
+        high = exact_dtype(task, device)
+        exact_model = copy.deepcopy(inst.model).to(high)
+        for variant, seed in _plan(profile, shape):
+            inputs = case_inputs(task, shape, device, seed, variant)
+            case = _evaluate(task, (inst.model, exact_model, high), shape, variant, seed, inputs)
             if case is None:
                 prepared.skipped_variants.append(f"{shape}/{variant}")
             else:
@@ -52,9 +56,22 @@ def prepare(task: Task, shapes: list[str], profile: VerifyProfile, device: str) 
     return prepared
 
 
-def _plan(profile: VerifyProfile) -> list[tuple[str, int]]:
+def _plan(profile: VerifyProfile, shape: str) -> list[tuple[str, int]]:
     plan = [("base", secrets.randbits(31)) for _ in range(profile.seeds)]
     return plan + [(v, secrets.randbits(31)) for v in profile.variants]
+
+
+def exact_dtype(task: Task, device: str) -> torch.dtype:
+    """float64 for fp32 tasks and on the CPU; float32 for 16-bit tasks on a GPU, where fp32's
+    error is far below the tolerance and float64 attention at GPU shapes would not fit."""
+    if device == "cuda" and task.dtype != "float32":
+        return torch.float32
+    return torch.float64
+
+
+def case_inputs(task: Task, shape: str, device: str, seed: int, variant: str) -> list:
+    """The same inputs in whichever process asks, for the same seed and variant."""
+    return vary(make_inputs(task, shape, device, seed), variant, task, seed)
 
 
 def vary(inputs: list, variant: str, task: Task, seed: int) -> list:
@@ -86,18 +103,19 @@ def _vary_one(x: torch.Tensor, variant: str, gen: torch.Generator) -> torch.Tens
     raise ValueError(f"unknown variant {variant}")
 
 
-def _evaluate(task, model, exact_model, shape, variant, inputs) -> Case | None:
+def _evaluate(task, models, shape, variant, seed, inputs) -> Case | None:
+    model, exact_model, dtype = models
     with torch.no_grad(), tf32_policy(task):
         ref = _tensors(model(*inputs))
-        exact = _tensors(exact_model(*[_double(x) for x in inputs]))
+        exact = _tensors(exact_model(*[_upcast(x, dtype) for x in inputs]))
     if variant != "base" and not all(torch.isfinite(t.double()).all() for t in exact + ref):
         return None  # the reference itself overflows here: this variant proves nothing
-    return Case(shape, variant, inputs, exact, ref)
+    return Case(shape, variant, seed, inputs, exact, ref)
 
 
-def _double(x):
+def _upcast(x, dtype):
     if isinstance(x, torch.Tensor) and x.is_floating_point():
-        return x.double()
+        return x.to(dtype)
     return x
 
 

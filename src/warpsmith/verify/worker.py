@@ -18,7 +18,9 @@ from pathlib import Path
 import torch
 from torch.utils._pytree import tree_leaves
 
+from ..tasks.loader import load_task
 from .launches import LaunchLog
+from .reference import case_inputs
 
 
 def main(job_dir: str) -> None:
@@ -50,6 +52,10 @@ def run(job: dict, job_path: Path, report: dict) -> None:
     models = {name: _make_model(module, spec, device) for name, spec in data["shapes"].items()}
     report["stage"] = "forward"
     start = time.perf_counter()
+    task = load_task(job["task"])
+    for case in data["cases"]:
+        case["inputs"] = case_inputs(task, case["shape"], job["device"], case["seed"],
+                                     case["variant"])
     outputs = [_run_case(models[c["shape"]], c, i, log, report, device)
                for i, c in enumerate(data["cases"])]
     report["stage_seconds"]["correctness"] = time.perf_counter() - start
