@@ -47,3 +47,7 @@ def main() -> None:
         click.echo(f"error: {e}", err=True)
         sys.exit(EXIT_USAGE)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -117,7 +117,9 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
         early = interpret_outcome(outcome, base)
         if early is not None:
             return early
-        results = _compare_all(job_dir, prepared, task)
+        start = time.perf_counter()
+        results = _compare_all(job_dir, prepared, task, device)
+        stages["compare"] = time.perf_counter() - start
         verdict = _correctness_verdict(base, outcome.report, results)
         return _with_timing(verdict, outcome.report, task, prepared)
     finally:
@@ -150,8 +152,10 @@ def worker_env(device: str) -> dict[str, str]:
     return env
 
 
-def _compare_all(job_dir: Path, prepared: Prepared, task: Task) -> list[CaseResult]:
-    result = torch.load(job_dir / "result.pt", weights_only=True, map_location="cpu")
+def _compare_all(job_dir: Path, prepared: Prepared, task: Task,
+                 device: str) -> list[CaseResult]:
+    # On the GPU: comparing GPU-shape outputs in float64 on the CPU took minutes.
+    result = torch.load(job_dir / "result.pt", weights_only=True, map_location=device)
     results = []
     for case, outs in zip(prepared.cases, result["outputs"], strict=True):
         if len(outs) != len(case.ref):
@@ -159,8 +163,7 @@ def _compare_all(job_dir: Path, prepared: Prepared, task: Task) -> list[CaseResu
                                       problem=f"{len(outs)} outputs, expected {len(case.ref)}"))
             continue
         for out, exact, ref in zip(outs, case.exact, case.ref, strict=True):
-            results.append(compare(out, exact.cpu(), ref.cpu(), case.shape, case.variant,
-                                   task.tolerance))
+            results.append(compare(out, exact, ref, case.shape, case.variant, task.tolerance))
     return results
 
 

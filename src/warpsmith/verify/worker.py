@@ -39,27 +39,34 @@ def main(job_dir: str) -> None:
 
 
 def run(job: dict, job_path: Path, report: dict) -> None:
+    clock = time.perf_counter()
     device = torch.device(job["device"])
     data = torch.load(job_path / "cases.pt", weights_only=True, map_location=device)
     log = LaunchLog(job["candidate"])
     log.install()
     _poison_fresh_memory()
+    report["stage_seconds"]["setup"] = time.perf_counter() - clock
     report["stage"] = "import"
     start = time.perf_counter()
     module = _import_candidate(job["candidate"])
     report["stage_seconds"]["import"] = time.perf_counter() - start
     report["stage"] = "init"
     models = {name: _make_model(module, spec, device) for name, spec in data["shapes"].items()}
-    report["stage"] = "forward"
+    report["stage"] = "inputs"
     start = time.perf_counter()
     task = load_task(job["task"])
     for case in data["cases"]:
         case["inputs"] = case_inputs(task, case["shape"], job["device"], case["seed"],
                                      case["variant"])
+    report["stage_seconds"]["inputs"] = time.perf_counter() - start
+    report["stage"] = "forward"
+    start = time.perf_counter()
     outputs = [_run_case(models[c["shape"]], c, i, log, report, device)
                for i, c in enumerate(data["cases"])]
     report["stage_seconds"]["correctness"] = time.perf_counter() - start
+    start = time.perf_counter()
     torch.save({"outputs": outputs}, job_path / "result.pt")
+    report["stage_seconds"]["save_outputs"] = time.perf_counter() - start
     if job.get("timing"):
         from .timing import time_candidate
 
