@@ -71,8 +71,10 @@ def _mean_event_ms(fn, inputs, trials: int) -> float:
     return statistics.mean(times)
 
 
-def run_one(task: str, path: Path, repeats: int) -> dict:
-    rows = []
+def run_one(task: str, path: Path, repeats: int, save) -> dict:
+    kb = [kernelbench_style(task, path) for _ in range(repeats)]
+    result = {"task": task, "candidate": path.name, "runs": [], "kernelbench_speedups": kb}
+    rows = result["runs"]
     for _ in range(repeats):
         start = time.perf_counter()
         v = verify(task, path, device="cuda", profile="quick", store=None)
@@ -82,10 +84,10 @@ def run_one(task: str, path: Path, repeats: int) -> dict:
                      "roofline_fraction": v.roofline_fraction, "stages": v.stage_seconds,
                      "timings": [t.__dict__ for t in v.timings], "reasons": list(v.reasons),
                      "clocks": v.environment.get("clocks")})
-        print(task, v.status, f"{rows[-1]['wall_s']:.1f}s",
-              f"eager×{v.speedup_vs_eager}", v.reasons[:1], flush=True)
-    kb = [kernelbench_style(task, path) for _ in range(repeats)]
-    return {"task": task, "candidate": path.name, "runs": rows, "kernelbench_speedups": kb}
+        print(task, v.status, f"{rows[-1]['wall_s']:.1f}s", f"eager×{v.speedup_vs_eager}",
+              {k: round(x, 2) for k, x in v.stage_seconds.items()}, v.reasons[:1], flush=True)
+        save(result)
+    return result
 
 
 def spread(values) -> float | None:
@@ -136,10 +138,14 @@ def main() -> None:
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     results = []
+
+    def save(current: dict) -> None:  # after every verify, so a killed run keeps its data
+        done = results + [current]
+        (args.out / "results.json").write_text(json.dumps(done, indent=1))
+        (args.out / "results.md").write_text(markdown(done, torch.cuda.get_device_name()))
+
     for task, path in candidates([t for t in args.tasks.split(",") if t]):
-        results.append(run_one(task, path, args.repeats))
-        (args.out / "results.json").write_text(json.dumps(results, indent=1))
-        (args.out / "results.md").write_text(markdown(results, torch.cuda.get_device_name()))
+        results.append(run_one(task, path, args.repeats, save))
     print(markdown(results, torch.cuda.get_device_name()))
 
 
