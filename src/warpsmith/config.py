@@ -54,5 +54,11 @@ def db_path() -> Path:
     return home() / "warpsmith.sqlite"
 
 
-def cuda_visible() -> bool:
-    return os.environ.get("CUDA_VISIBLE_DEVICES", None) != ""
+def worker_environment(device: str) -> dict[str, str]:
+    """The candidate process's environment: ours, plus the Triton interpreter on the CPU."""
+    env = dict(os.environ)
+    if device == "cpu":
+        env["TRITON_INTERPRET"] = "1"
+        env["CUDA_VISIBLE_DEVICES"] = ""
+    env["PYTHONUNBUFFERED"] = "1"
+    return env

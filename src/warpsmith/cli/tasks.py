@@ -67,11 +67,13 @@ def show_task(task: str, gpu: str, as_json: bool, no_source: bool) -> int:
 
 def _print_table(suite: str, tasks) -> None:
     table = Table(title=f"{len(tasks)} tasks in {suite}", title_justify="left")
-    for col in ("task", "level", "dtype", "shapes", "description"):
-        table.add_column(col, overflow="fold")
+    width = max((len(t.name) for t in tasks), default=4)
+    table.add_column("task", no_wrap=True, min_width=width)
+    table.add_column("dtype", no_wrap=True, min_width=8)
+    table.add_column("shapes", no_wrap=True, min_width=9)
+    table.add_column("description", overflow="fold", ratio=1)
     for t in tasks:
-        table.add_row(t.name, t.level or "-", t.dtype, ",".join(s.name for s in t.shapes),
-                      t.description)
+        table.add_row(t.name, t.dtype, ",".join(s.name for s in t.shapes), t.description)
     out.print(table)
 
 
@@ -80,7 +82,7 @@ def _shapes_table(details: dict) -> Table:
     for col in ("shape", "inputs", "GFLOP", "MB moved", "floor µs", "bound"):
         table.add_column(col, overflow="fold")
     for s in details["shapes"]:
-        floor = f"{s['floor_us']:.2f}" if s["floor_us"] is not None else \
+        floor = f"{s['floor_us']:.3g}" if s["floor_us"] is not None else \
             "not countable: " + ", ".join(s["uncounted_ops"])
         table.add_row(s["name"], "\n".join(s["inputs"]), f"{s['flops'] / 1e9:.4g}",
                       f"{s['bytes'] / 1e6:.4g}", floor, s["floor_bound"] or "-")

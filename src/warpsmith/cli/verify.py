@@ -51,6 +51,11 @@ def verify_command(task, candidate, device, profile, as_json, no_cache, db,
     return 0 if verdict.passed else 1
 
 
+def _badness(case) -> float:
+    rel = case.norm_rel or 0.0
+    return float("inf") if rel != rel else rel  # NaN (unwritten output) is the worst
+
+
 def _print(v) -> None:
     color = "green" if v.passed else "red"
     cached = " (stored verdict; --no-cache to re-run)" if v.cached else ""
@@ -60,7 +65,7 @@ def _print(v) -> None:
               + (f"; skipped (too large here): {', '.join(v.shapes_skipped)}"
                  if v.shapes_skipped else ""), highlight=False)
     if v.cases:
-        worst = max(v.cases, key=lambda c: c.norm_rel or 0)
+        worst = max(v.cases, key=_badness)
         out.print(f"{sum(c.ok for c in v.cases)}/{len(v.cases)} output checks agree with the "
                   f"reference; worst relative error {worst.norm_rel or 0:.2e} "
                   f"(the reference's own in the task's dtype: "

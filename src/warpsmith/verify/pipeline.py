@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import platform
 import secrets
 import shutil
@@ -19,7 +18,7 @@ from pathlib import Path
 import torch
 
 from .. import __version__
-from ..config import VerifyProfile
+from ..config import VerifyProfile, worker_environment
 from ..config import profile as get_profile
 from ..errors import UsageError
 from ..tasks.counting import count_cost
@@ -110,7 +109,7 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
     job_dir = Path(tempfile.mkdtemp(prefix="warpsmith-", dir=shm if shm.is_dir() else None))
     try:
         write_job(job_dir, task, candidate, device, prof, prepared)
-        outcome = run_worker(job_dir, prof.timeout_s, worker_env(device))
+        outcome = run_worker(job_dir, prof.timeout_s, worker_environment(device))
         stages |= {"candidate_process": outcome.seconds}
         stages |= (outcome.report or {}).get("stage_seconds", {})
         base = replace(base, stage_seconds=stages, log_tail=outcome.log_tail[-2000:])
@@ -143,15 +142,6 @@ def _probe_positions(case, count: int = 64) -> list[int]:
     return [secrets.randbelow(max(1, numel)) for _ in range(count)]
 
 
-def worker_env(device: str) -> dict[str, str]:
-    env = dict(os.environ)
-    if device == "cpu":
-        env["TRITON_INTERPRET"] = "1"
-        env["CUDA_VISIBLE_DEVICES"] = ""
-    env["PYTHONUNBUFFERED"] = "1"
-    return env
-
-
 def _compare_all(job_dir: Path, prepared: Prepared, task: Task,
                  device: str) -> list[CaseResult]:
     # On the GPU: comparing GPU-shape outputs in float64 on the CPU took minutes.
@@ -177,8 +167,10 @@ def _correctness_verdict(base, report, results) -> Verdict:
                        rules=tuple(dict.fromkeys(r for r, _ in problems)))
     failed = [r for r in results if not r.ok]
     if failed:
-        return replace(base, status="incorrect", reasons=tuple(
-            f"shape {r.shape} ({r.variant} inputs): {r.problem}" for r in failed[:5]))
+        reasons = [f"shape {r.shape} ({r.variant} inputs): {r.problem}" for r in failed[:3]]
+        if len(failed) > 3:
+            reasons.append(f"… and {len(failed) - 3} more failing checks of {len(results)}")
+        return replace(base, status="incorrect", reasons=tuple(reasons))
     if report.get("inputs_modified"):
         return replace(base, status="incorrect", reasons=("the candidate modified its inputs",))
     return replace(base, status="passed", correct=True)

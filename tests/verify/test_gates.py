@@ -1,0 +1,40 @@
+from dataclasses import replace
+
+from warpsmith.tasks import resolve_task
+from warpsmith.types import Timing, Verdict
+from warpsmith.verify.gates import apply_gates
+
+TASK = resolve_task("level1/relu")
+
+
+def _timed(cand_us, eager_us, compile_us, peak_floor_us=100.0):
+    timings = (Timing("candidate", cand_us, cand_us, cand_us, 0, 25),
+               Timing("eager", eager_us, eager_us, eager_us, 0, 25),
+               Timing("compile", compile_us, compile_us, compile_us, 0, 25))
+    return Verdict(status="passed", task=TASK.name, candidate="c.py", device="cuda",
+                   correct=True, timing_measured=True, timings=timings,
+                   speedup_vs_eager=eager_us / cand_us, speedup_vs_compile=compile_us / cand_us,
+                   peak_floor_us=peak_floor_us)
+
+
+def test_plausible_result_stays_passed():
+    assert apply_gates(_timed(500, 1000, 600), TASK).status == "passed"
+
+
+def test_below_the_peak_floor_is_rejected():
+    verdict = apply_gates(_timed(50, 1000, 600), TASK)
+    assert verdict.status == "rejected" and verdict.rules == ("below-roofline-floor",)
+
+
+def test_implausible_speedups_are_suspect_until_accepted():
+    far = _timed(150, 2000, 1000)  # 13× eager, 6.7× compile
+    held = apply_gates(far, TASK)
+    assert held.status == "suspect" and any("--accept-suspect" in r for r in held.reasons)
+    assert apply_gates(far, TASK, accept_suspect=True).status == "passed"
+
+
+def test_untimed_and_failed_verdicts_are_untouched():
+    untimed = replace(_timed(50, 1000, 600), timing_measured=False)
+    assert apply_gates(untimed, TASK).status == "passed"
+    failed = replace(_timed(50, 1000, 600), status="incorrect")
+    assert apply_gates(failed, TASK).status == "incorrect"

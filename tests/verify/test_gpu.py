@@ -1,0 +1,25 @@
+"""GPU checks: run on the GPU machine (`pytest -m gpu`); skipped where no GPU is present."""
+
+import pytest
+import torch
+
+from warpsmith.verify.pipeline import verify
+
+from .conftest import corpus, header
+
+pytestmark = [pytest.mark.gpu,
+              pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")]
+
+
+@pytest.mark.parametrize("path", corpus("good"), ids=lambda p: p.stem)
+def test_honest_candidate_passes_and_is_timed_on_the_gpu(path):
+    v = verify(header(path, "task"), path, device="cuda")
+    assert v.status == "passed", v.feedback
+    assert v.timing_measured and v.timed_shape == "gpu"
+    assert v.speedup_vs_eager > 0 and v.peak_floor_us > 0
+
+
+@pytest.mark.parametrize("path", corpus("redteam"), ids=lambda p: p.stem)
+def test_redteam_candidate_is_caught_on_the_gpu(path):
+    v = verify(header(path, "task"), path, device="cuda")
+    assert v.status != "passed", f"exploit {header(path, 'exploit')} passed on the GPU"
