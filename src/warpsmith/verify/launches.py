@@ -13,10 +13,11 @@ class LaunchLog:
     def __init__(self, candidate_file: str):
         self.candidate_file = str(Path(candidate_file).resolve())
         self.launches: list[tuple[str, bool]] = []  # (kernel name, defined by the candidate)
+        self.active = 0  # > 0 while inside Triton's launch machinery (interpreter, autotuner)
 
     def install(self) -> None:
-        for cls in _kernel_classes():
-            _wrap(cls, self)
+        for cls, records in _kernel_classes():
+            _wrap(cls, self, records)
 
     def take(self) -> list[tuple[str, bool]]:
         taken, self.launches = self.launches, []
@@ -29,24 +30,30 @@ class LaunchLog:
         self.launches.append((getattr(inner, "__name__", "?"), own))
 
 
-def _kernel_classes() -> list[type]:
+def _kernel_classes() -> list[tuple[type, bool]]:
+    """(class, whether a call is a kernel launch to record) for each launch entry point."""
+    from triton.runtime.autotuner import Autotuner, Heuristics
     from triton.runtime.jit import JITFunction
 
-    classes = [JITFunction]
+    classes = [(JITFunction, True), (Autotuner, False), (Heuristics, False)]
     try:
         from triton.runtime.interpreter import InterpretedFunction
-        classes.append(InterpretedFunction)
+        classes.append((InterpretedFunction, True))
     except ImportError:  # interpreter not shipped in this triton
         pass
     return classes
 
 
-def _wrap(cls: type, log: LaunchLog) -> None:
+def _wrap(cls: type, log: LaunchLog, records: bool) -> None:
     original = cls.run
 
-    def run(self, *args, grid, warmup, **kwargs):
-        if not warmup:
+    def run(self, *args, **kwargs):
+        if records and not kwargs.get("warmup", False):
             log.record(self)
-        return original(self, *args, grid=grid, warmup=warmup, **kwargs)
+        log.active += 1
+        try:
+            return original(self, *args, **kwargs)
+        finally:
+            log.active -= 1
 
     cls.run = run

@@ -183,6 +183,10 @@ def _dynamic_problems(report: dict) -> list[tuple[str, str]]:
             problems.append(("no-kernel-ran", f"call {i}: none of the candidate's own Triton "
                                               "kernels ran; the work was done elsewhere"))
             break
+    forbidden = sorted({op for ops in report.get("forbidden_ops", []) for op in ops})
+    if forbidden:
+        problems.append(("forbidden-op", "forward ran PyTorch compute ops the task does not "
+                                         f"allow: {', '.join(forbidden[:8])}"))
     if any(report["threads_left"]):
         problems.append(("thread-left-running", "a thread started in forward was still alive "
                                                 "after it returned"))

@@ -19,6 +19,7 @@ import torch
 from torch.utils._pytree import tree_leaves
 
 from ..tasks.loader import load_task
+from .dispatch import OpGuard
 from .launches import LaunchLog
 from .reference import case_inputs
 
@@ -27,6 +28,7 @@ def main(job_dir: str) -> None:
     job_path = Path(job_dir)
     job = json.loads((job_path / "job.json").read_text())
     report = {"stage": "setup", "error": None, "kernels": [], "threads_left": [],
+              "forbidden_ops": [],
               "inputs_modified": [], "aliased": [], "stage_seconds": {}}
     try:
         run(job, job_path, report)
@@ -61,7 +63,8 @@ def run(job: dict, job_path: Path, report: dict) -> None:
     report["stage_seconds"]["inputs"] = time.perf_counter() - start
     report["stage"] = "forward"
     start = time.perf_counter()
-    outputs = [_run_case(models[c["shape"]], c, i, log, report, device)
+    allowed = tuple(task.allowed_torch)
+    outputs = [_run_case(models[c["shape"]], c, i, (log, allowed), report, device)
                for i, c in enumerate(data["cases"])]
     report["stage_seconds"]["correctness"] = time.perf_counter() - start
     start = time.perf_counter()
@@ -103,13 +106,15 @@ def _load_matching(model: torch.nn.Module, reference_state: dict) -> None:
     model.load_state_dict(matching, strict=False)
 
 
-def _run_case(model, case: dict, index: int, log: LaunchLog, report: dict, device):
+def _run_case(model, case: dict, index: int, guards, report: dict, device):
+    log, allowed = guards
     inputs = case["inputs"]
     before = [x.clone() if isinstance(x, torch.Tensor) else x for x in inputs]
     threads = set(threading.enumerate())
     log.take()
-    with torch.no_grad():
+    with torch.no_grad(), OpGuard(log, allowed) as ops:
         out = model(*inputs)
+    report["forbidden_ops"].append(sorted(ops.forbidden))
     if device.type == "cuda":
         torch.cuda.synchronize()
     report["kernels"].append(log.take())
