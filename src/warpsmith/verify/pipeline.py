@@ -21,6 +21,7 @@ from .. import __version__
 from ..config import VerifyProfile, worker_environment
 from ..config import profile as get_profile
 from ..errors import UsageError
+from ..lang import cuda
 from ..tasks.counting import count_cost
 from ..tasks.gpus import roofline_floor
 from ..tasks.suite import resolve_task
@@ -60,7 +61,7 @@ def verify(task: Task | str, candidate: Path | str, device: str | None = None,
 def _run(task, candidate, device, prof, base, accept_suspect) -> Verdict:
     source = candidate.read_text()
     scan = static.scan(source)
-    early = _static_verdict(scan, base, device)
+    early = _static_verdict(scan, base, device, source)
     if early is not None:
         return early
     base = replace(base, warnings=tuple(str(f) for f in scan.warnings))
@@ -75,7 +76,8 @@ def _run(task, candidate, device, prof, base, accept_suspect) -> Verdict:
     return apply_gates(verdict, task, accept_suspect)
 
 
-def _static_verdict(scan: static.Scan, base: Verdict, device: str) -> Verdict | None:
+def _static_verdict(scan: static.Scan, base: Verdict, device: str,
+                    source: str) -> Verdict | None:
     if scan.syntax_error:
         return replace(base, status="compile_error",
                        reasons=(f"syntax error, {scan.syntax_error}",))
@@ -87,9 +89,20 @@ def _static_verdict(scan: static.Scan, base: Verdict, device: str) -> Verdict | 
                        rules=tuple(dict.fromkeys(f.rule for f in scan.rejected)),
                        warnings=tuple(str(f) for f in scan.warnings))
     if scan.language == "cuda" and device != "cuda":
-        return replace(base, status="needs_gpu",
-                       reasons=("a CUDA C++ candidate can only run on a GPU",))
+        return _cuda_without_gpu(source, base)
     return None
+
+
+def _cuda_without_gpu(source: str, base: Verdict) -> Verdict:
+    """Compile-only where nvcc exists: a broken kernel is reported without a GPU."""
+    result = cuda.compile_check(cuda.extract_sources(source))
+    if not result.ok:
+        return replace(base, status="compile_error", reasons=(
+            "nvcc rejected the CUDA source (compile-only check, no GPU here)",),
+            log_tail=result.log)
+    checked = "it compiles with nvcc, but " if result.checked else ""
+    return replace(base, status="needs_gpu",
+                   reasons=(f"{checked}a CUDA C++ candidate can only run on a GPU",))
 
 
 def choose_shapes(task: Task, device: str, prof: VerifyProfile) -> tuple[list[str], list[str]]:

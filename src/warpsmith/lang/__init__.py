@@ -1,0 +1,1 @@
+"""How each kernel language is built: cuda.py for CUDA C++ candidates."""
