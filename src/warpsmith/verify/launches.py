@@ -13,11 +13,10 @@ class LaunchLog:
     def __init__(self, candidate_file: str):
         self.candidate_file = str(Path(candidate_file).resolve())
         self.launches: list[tuple[str, bool]] = []  # (kernel name, defined by the candidate)
-        self.active = 0  # > 0 while inside Triton's launch machinery (interpreter, autotuner)
 
     def install(self) -> None:
-        for cls, records in _kernel_classes():
-            _wrap(cls, self, records)
+        for cls in _kernel_classes():
+            _wrap(cls, self)
 
     def take(self) -> list[tuple[str, bool]]:
         taken, self.launches = self.launches, []
@@ -31,29 +30,24 @@ class LaunchLog:
 
 
 def _kernel_classes() -> list[tuple[type, bool]]:
-    """(class, whether a call is a kernel launch to record) for each launch entry point."""
-    from triton.runtime.autotuner import Autotuner, Heuristics
+    """The classes whose `run` launches a kernel."""
     from triton.runtime.jit import JITFunction
 
-    classes = [(JITFunction, True), (Autotuner, False), (Heuristics, False)]
+    classes = [JITFunction]
     try:
         from triton.runtime.interpreter import InterpretedFunction
-        classes.append((InterpretedFunction, True))
+        classes.append(InterpretedFunction)
     except ImportError:  # interpreter not shipped in this triton
         pass
     return classes
 
 
-def _wrap(cls: type, log: LaunchLog, records: bool) -> None:
+def _wrap(cls: type, log: LaunchLog) -> None:
     original = cls.run
 
     def run(self, *args, **kwargs):
-        if records and not kwargs.get("warmup", False):
+        if not kwargs.get("warmup", False):
             log.record(self)
-        log.active += 1
-        try:
-            return original(self, *args, **kwargs)
-        finally:
-            log.active -= 1
+        return original(self, *args, **kwargs)
 
     cls.run = run

@@ -11,17 +11,26 @@ COMPILE_ERRORS = ("CompilationError", "SyntaxError", "ImportError", "ModuleNotFo
                   "NameError", "IndentationError", "CalledProcessError", "BuildError")
 
 
-def interpret_outcome(outcome: Outcome, base: Verdict) -> Verdict | None:
+REPORT_LISTS = ("kernels", "threads_started", "forbidden_ops", "inputs_modified", "aliased",
+                "bad_outputs", "poison_off")
+
+
+def interpret_outcome(outcome: Outcome, base: Verdict, cases: int) -> Verdict | None:
     """A verdict when the process did not finish its work; None when outputs are ready."""
     report = outcome.report
     if outcome.timed_out:
         stage = report["stage"] if report else "start"
         return replace(base, status="timeout",
                        reasons=(f"the candidate's process passed the deadline (during {stage})",))
+    if outcome.malformed:
+        return replace(base, status="crashed", reasons=(outcome.malformed,))
     if report is None:
         return replace(base, status="crashed", reasons=(
-            f"the candidate's process died ({signal_name(outcome.returncode)}) before "
+            f"the candidate's process ended ({signal_name(outcome.returncode)}) without "
             "reporting; see log_tail",))
+    problem = report_problem(report, cases)
+    if problem:
+        return replace(base, status="crashed", reasons=(f"malformed report: {problem}",))
     if report.get("error"):
         return _error_verdict(report, base)
     if report["stage"] != "done" or outcome.returncode != 0:
@@ -29,6 +38,34 @@ def interpret_outcome(outcome: Outcome, base: Verdict) -> Verdict | None:
             f"the candidate's process ended with {signal_name(outcome.returncode)} "
             f"during {report['stage']}",))
     return None
+
+
+def report_problem(report: dict, cases: int) -> str:
+    """Why a report cannot be trusted as the worker's, or '' when its structure is sound."""
+    if not isinstance(report.get("stage"), str):
+        return "no stage"
+    if report.get("error") is not None:
+        error = report["error"]
+        ok = isinstance(error, dict) and all(isinstance(error.get(k), str)
+                                             for k in ("type", "message", "traceback"))
+        return "" if ok else "error entry is not well formed"
+    for key in REPORT_LISTS:
+        if not isinstance(report.get(key), list):
+            return f"{key} is missing"
+    for key in ("kernels", "threads_started", "forbidden_ops"):
+        if len(report[key]) != cases:
+            return f"{key} has {len(report[key])} entries for {cases} calls"
+    if not all(isinstance(call, list) and all(_is_launch(k) for k in call)
+               for call in report["kernels"]):
+        return "kernels entries are not [name, own] pairs"
+    if not all(isinstance(ops, list) and all(isinstance(o, str) for o in ops)
+               for ops in report["forbidden_ops"]):
+        return "forbidden_ops entries are not lists of names"
+    return ""
+
+
+def _is_launch(entry) -> bool:
+    return isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str)
 
 
 def _error_verdict(report: dict, base: Verdict) -> Verdict:

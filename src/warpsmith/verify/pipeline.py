@@ -6,6 +6,7 @@ Each stage is a named function; a candidate's failure is a Verdict, never an exc
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import platform
 import secrets
@@ -118,24 +119,36 @@ def choose_shapes(task: Task, device: str, prof: VerifyProfile) -> tuple[list[st
 
 
 def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stages) -> Verdict:
-    shm = Path("/dev/shm")  # outputs of GPU shapes are large: keep them off the disk
-    job_dir = Path(tempfile.mkdtemp(prefix="warpsmith-", dir=shm if shm.is_dir() else None))
+    shm = Path("/dev/shm")  # keep the job off the disk; the worker deletes it once read
+    job_dir = Path(tempfile.mkdtemp(prefix="warpsmith-job-", dir=shm if shm.is_dir() else None))
+    scratch = Path(tempfile.mkdtemp(prefix="warpsmith-cwd-"))  # the candidate's empty cwd
     try:
         write_job(job_dir, task, candidate, device, prof, prepared)
-        outcome = run_worker(job_dir, prof.timeout_s, worker_environment(device))
+        outcome = run_worker(job_dir, scratch, prof.timeout_s, worker_environment(device),
+                             max_bytes=_message_limit(prepared))
         stages |= {"candidate_process": outcome.seconds}
         stages |= (outcome.report or {}).get("stage_seconds", {})
         base = replace(base, stage_seconds=stages, log_tail=outcome.log_tail[-2000:])
-        early = interpret_outcome(outcome, base)
+        early = interpret_outcome(outcome, base, len(prepared.cases))
         if early is not None:
             return early
         start = time.perf_counter()
-        results = _compare_all(job_dir, prepared, task, device)
+        results = _compare_all(outcome.outputs, prepared, task, device)
         stages["compare"] = time.perf_counter() - start
+        if results is None:
+            return replace(base, status="crashed", reasons=(
+                "the outputs that came back are not one list of tensors per call",))
         verdict = _correctness_verdict(base, outcome.report, results)
         return _with_timing(verdict, outcome.report, task, prepared)
     finally:
         shutil.rmtree(job_dir, ignore_errors=True)
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _message_limit(prepared: Prepared) -> int:
+    """Room for the expected outputs, twice over, plus the report: a flood is cut off."""
+    expected = sum(t.numel() * t.element_size() for c in prepared.cases for t in c.ref)
+    return 2 * expected + (64 << 20)
 
 
 def write_job(job_dir, task, candidate, device, prof, prepared: Prepared) -> None:
@@ -155,12 +168,21 @@ def _probe_positions(case, count: int = 64) -> list[int]:
     return [secrets.randbelow(max(1, numel)) for _ in range(count)]
 
 
-def _compare_all(job_dir: Path, prepared: Prepared, task: Task,
-                 device: str) -> list[CaseResult]:
-    # On the GPU: comparing GPU-shape outputs in float64 on the CPU took minutes.
-    result = torch.load(job_dir / "result.pt", weights_only=True, map_location=device)
+def _compare_all(outputs: bytes, prepared: Prepared, task: Task,
+                 device: str) -> list[CaseResult] | None:
+    """None when the outputs are not shaped as one list of tensors per call."""
+    # weights_only: the bytes come from the candidate's process and may be hostile.
+    # Compared on the verifying device: GPU-shape outputs in float64 on the CPU took minutes.
+    try:
+        result = torch.load(io.BytesIO(outputs), weights_only=True, map_location=device)
+    except Exception:  # any unreadable payload is the candidate's failure, not ours
+        return None
+    got = result.get("outputs") if isinstance(result, dict) else None
+    if not isinstance(got, list) or len(got) != len(prepared.cases) or not all(
+            isinstance(o, list) and all(isinstance(t, torch.Tensor) for t in o) for o in got):
+        return None
     results = []
-    for case, outs in zip(prepared.cases, result["outputs"], strict=True):
+    for case, outs in zip(prepared.cases, got, strict=True):
         if len(outs) != len(case.ref):
             results.append(CaseResult(case.shape, case.variant, ok=False,
                                       problem=f"{len(outs)} outputs, expected {len(case.ref)}"))
@@ -200,9 +222,15 @@ def _dynamic_problems(report: dict) -> list[tuple[str, str]]:
     if forbidden:
         problems.append(("forbidden-op", "forward ran PyTorch compute ops the task does not "
                                          f"allow: {', '.join(forbidden[:8])}"))
-    if any(report["threads_left"]):
-        problems.append(("thread-left-running", "a thread started in forward was still alive "
-                                                "after it returned"))
+    if any(report["threads_started"]):
+        problems.append(("thread-started", "forward started a thread; work must be done by "
+                                           "the candidate's kernels on the calling thread"))
+    if report["bad_outputs"]:
+        problems.append(("output-not-tensor", "forward returned a Tensor subclass, which can "
+                                              "run code when the verifier reads it"))
+    if report["poison_off"]:
+        problems.append(("poison-disabled", "forward switched off the NaN fill of fresh "
+                                            "memory (deterministic algorithms)"))
     if report.get("aliased"):
         problems.append(("output-aliases-input", "an output shares memory with an input"))
     return problems

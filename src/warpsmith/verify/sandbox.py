@@ -1,7 +1,8 @@
 """Runs the candidate's worker in a fresh process with a deadline and a bounded log.
 
 The candidate's stdout and stderr go to a pipe that is drained into a bounded tail, so a flood
-cannot fill a disk or block the worker; nothing it prints is ever parsed.
+cannot fill a disk or block the worker; nothing it prints is ever parsed. Results come back
+through a second pipe, read up to a size limit and parsed as one framed message (worker.py).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import contextlib
 import json
 import os
 import signal
+import struct
 import subprocess
 import sys
 import threading
@@ -25,18 +27,23 @@ LOG_TAIL_BYTES = 8192
 class Outcome:
     returncode: int | None  # None when it was killed at the deadline
     timed_out: bool
-    report: dict | None  # None when the worker died before writing one
+    report: dict | None  # None when no well-formed message came back
+    outputs: bytes  # the serialized outputs, to be read with torch.load(weights_only=True)
     log_tail: str
     seconds: float
+    malformed: str = ""  # why the message could not be read, when one came back broken
 
 
-def run_worker(job_dir: Path, timeout_s: float, env: dict[str, str]) -> Outcome:
+def run_worker(job_dir: Path, scratch: Path, timeout_s: float, env: dict[str, str],
+               max_bytes: int) -> Outcome:
     start = time.perf_counter()
+    read_fd, write_fd = os.pipe()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "warpsmith.verify.worker", str(job_dir)],
+        [sys.executable, "-m", "warpsmith.verify.worker", str(job_dir), str(write_fd)],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        env=env, start_new_session=True, cwd=job_dir)
-    tail = _drain(proc.stdout)
+        env=env, start_new_session=True, cwd=scratch, pass_fds=(write_fd,))
+    os.close(write_fd)
+    tail, message = _drain(proc.stdout), _Message(os.fdopen(read_fd, "rb"), max_bytes)
     timed_out = False
     try:
         proc.wait(timeout=timeout_s)
@@ -44,13 +51,55 @@ def run_worker(job_dir: Path, timeout_s: float, env: dict[str, str]) -> Outcome:
         timed_out = True
     _kill_group(proc)
     tail.thread.join(timeout=5)
+    message.thread.join(timeout=30)
+    report, outputs, malformed = parse_message(message.data(), message.overflowed)
     return Outcome(
         returncode=None if timed_out else proc.returncode,
-        timed_out=timed_out,
-        report=_read_report(job_dir / "report.json"),
-        log_tail=tail.text(),
-        seconds=time.perf_counter() - start,
+        timed_out=timed_out, report=report, outputs=outputs, malformed=malformed,
+        log_tail=tail.text(), seconds=time.perf_counter() - start,
     )
+
+
+class _Message:
+    """Reads the result pipe to its end, keeping at most max_bytes."""
+
+    def __init__(self, stream, max_bytes: int):
+        self.chunks: list[bytes] = []
+        self.size, self.max_bytes, self.overflowed = 0, max_bytes, False
+        self.thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self.thread.start()
+
+    def _read(self, stream) -> None:
+        with stream:
+            for chunk in iter(lambda: stream.read1(1 << 20), b""):
+                if self.size + len(chunk) > self.max_bytes:
+                    self.overflowed = True
+                    continue  # keep draining so the writer never blocks
+                self.chunks.append(chunk)
+                self.size += len(chunk)
+
+    def data(self) -> bytes:
+        return b"".join(self.chunks)
+
+
+def parse_message(data: bytes, overflowed: bool) -> tuple[dict | None, bytes, str]:
+    """(report, outputs, why malformed). An empty message is a worker that never reported."""
+    if overflowed:
+        return None, b"", "the result message exceeded its size limit"
+    if not data:
+        return None, b"", ""
+    try:
+        if data[:4] != b"WSR1":
+            raise ValueError("bad magic")
+        (n,) = struct.unpack_from("<Q", data, 4)
+        report = json.loads(data[12:12 + n])
+        (m,) = struct.unpack_from("<Q", data, 12 + n)
+        outputs = data[20 + n:20 + n + m]
+        if len(outputs) != m or len(data) != 20 + n + m or not isinstance(report, dict):
+            raise ValueError("length mismatch")
+    except (ValueError, struct.error, UnicodeDecodeError) as e:
+        return None, b"", f"the result message is malformed ({e})"
+    return report, outputs, ""
 
 
 class _Tail:
@@ -80,13 +129,6 @@ def _kill_group(proc: subprocess.Popen) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
-
-
-def _read_report(path: Path) -> dict | None:
-    try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError):
-        return None
 
 
 def signal_name(returncode: int | None) -> str:

@@ -1,14 +1,21 @@
-"""The candidate's process: `python -m warpsmith.verify.worker JOB_DIR`.
+"""The candidate's process: `python -m warpsmith.verify.worker JOB_DIR RESULT_FD`.
 
-It imports the candidate, runs it on the inputs the trusted process prepared, and writes the
-raw outputs (result.pt, tensors only) and a report (report.json). It never sees the expected
-outputs and never decides a verdict; the trusted process does both.
+It reads its job into memory and deletes the job files before the candidate is imported (so
+no seed, probe position or parameter file is left to read), runs the candidate on inputs it
+regenerates from the seeds, and sends the raw outputs and a report through an inherited pipe,
+then leaves with os._exit so no finaliser or exit hook of the candidate's runs afterwards.
+It never sees the expected outputs and never decides a verdict; the trusted process does both.
 """
 
 from __future__ import annotations
 
+import _thread
 import importlib.util
+import io
 import json
+import os
+import shutil
+import struct
 import sys
 import threading
 import time
@@ -23,53 +30,58 @@ from .dispatch import OpGuard
 from .launches import LaunchLog
 from .reference import case_inputs
 
+# Bound before the candidate is imported: a candidate that rebinds json.dumps, torch.save or
+# torch.equal does not change what the worker calls.
+_dumps, _save, _equal, _write = json.dumps, torch.save, torch.equal, os.write
+MAGIC = b"WSR1"
 
-def main(job_dir: str) -> None:
-    job_path = Path(job_dir)
-    job = json.loads((job_path / "job.json").read_text())
-    report = {"stage": "setup", "error": None, "kernels": [], "threads_left": [],
-              "forbidden_ops": [],
-              "inputs_modified": [], "aliased": [], "stage_seconds": {}}
+
+def main(job_dir: str, fd: int) -> None:
+    report = {"stage": "setup", "error": None, "kernels": [], "threads_started": [],
+              "forbidden_ops": [], "inputs_modified": [], "aliased": [], "bad_outputs": [],
+              "poison_off": [], "stage_seconds": {}}
+    outputs: list = []
     try:
-        run(job, job_path, report)
+        run(_read_job(Path(job_dir)), report, outputs)
         report["stage"] = "done"
     except BaseException as e:  # the candidate's failure is data for the verdict
         report["error"] = {"type": type(e).__name__, "message": str(e)[:2000],
                            "traceback": _trim(traceback.format_exc())}
-    finally:
-        (job_path / "report.json").write_text(json.dumps(report))
+    _send(fd, report, outputs if report["stage"] == "done" else [])
+    os._exit(0)
 
 
-def run(job: dict, job_path: Path, report: dict) -> None:
+def _read_job(job_path: Path) -> dict:
+    job = json.loads((job_path / "job.json").read_text())
+    job["data"] = torch.load(job_path / "cases.pt", weights_only=True,
+                             map_location=job["device"])
+    shutil.rmtree(job_path, ignore_errors=True)
+    return job
+
+
+def run(job: dict, report: dict, outputs: list) -> None:
     clock = time.perf_counter()
-    device = torch.device(job["device"])
-    data = torch.load(job_path / "cases.pt", weights_only=True, map_location=device)
+    device, data = torch.device(job["device"]), job["data"]
+    task = load_task(job["task"])
+    for case in data["cases"]:
+        case["inputs"] = case_inputs(task, case["shape"], job["device"], case["seed"],
+                                     case["variant"])
+    report["stage_seconds"]["inputs"] = time.perf_counter() - clock
     log = LaunchLog(job["candidate"])
     log.install()
-    _poison_fresh_memory()
-    report["stage_seconds"]["setup"] = time.perf_counter() - clock
+    threads = _ThreadWatch()
     report["stage"] = "import"
     start = time.perf_counter()
     module = _import_candidate(job["candidate"])
     report["stage_seconds"]["import"] = time.perf_counter() - start
     report["stage"] = "init"
     models = {name: _make_model(module, spec, device) for name, spec in data["shapes"].items()}
-    report["stage"] = "inputs"
-    start = time.perf_counter()
-    task = load_task(job["task"])
-    for case in data["cases"]:
-        case["inputs"] = case_inputs(task, case["shape"], job["device"], case["seed"],
-                                     case["variant"])
-    report["stage_seconds"]["inputs"] = time.perf_counter() - start
     report["stage"] = "forward"
     start = time.perf_counter()
-    allowed = tuple(task.allowed_torch)
-    outputs = [_run_case(models[c["shape"]], c, i, (log, allowed), report, device)
-               for i, c in enumerate(data["cases"])]
+    guards = (log, tuple(task.allowed_torch), threads)
+    outputs += [_run_case(models[c["shape"]], c, i, guards, report, device)
+                for i, c in enumerate(data["cases"])]
     report["stage_seconds"]["correctness"] = time.perf_counter() - start
-    start = time.perf_counter()
-    torch.save({"outputs": outputs}, job_path / "result.pt")
-    report["stage_seconds"]["save_outputs"] = time.perf_counter() - start
     if job.get("timing"):
         from .timing import time_candidate
 
@@ -107,26 +119,32 @@ def _load_matching(model: torch.nn.Module, reference_state: dict) -> None:
 
 
 def _run_case(model, case: dict, index: int, guards, report: dict, device):
-    log, allowed = guards
+    log, allowed, threads = guards
     inputs = case["inputs"]
     before = [x.clone() if isinstance(x, torch.Tensor) else x for x in inputs]
-    threads = set(threading.enumerate())
+    _poison_fresh_memory()
     log.take()
-    with torch.no_grad(), OpGuard(log, allowed) as ops:
+    with torch.no_grad(), OpGuard(allowed) as ops, threads:
         out = model(*inputs)
-    report["forbidden_ops"].append(sorted(ops.forbidden))
     if device.type == "cuda":
         torch.cuda.synchronize()
     report["kernels"].append(log.take())
-    report["threads_left"].append(
-        [t.name for t in threading.enumerate() if t not in threads and t.is_alive()])
-    outs = [t for t in tree_leaves(out) if isinstance(t, torch.Tensor)]
-    if any(isinstance(a, torch.Tensor) and not torch.equal(a, b)
-           for a, b in zip(inputs, before, strict=True) if a is not None):
+    report["forbidden_ops"].append(sorted(ops.forbidden))
+    report["threads_started"].append(threads.started)
+    if not _poison_armed():
+        report["poison_off"].append(index)
+    leaves = tree_leaves(out)
+    if any(isinstance(t, torch.Tensor) and type(t) is not torch.Tensor for t in leaves):
+        report["bad_outputs"].append(index)  # a subclass could run code when touched
+        return []
+    outs = [t for t in leaves if type(t) is torch.Tensor]
+    if any(isinstance(a, torch.Tensor) and not _equal(a, b)
+           for a, b in zip(inputs, before, strict=True)):
         report["inputs_modified"].append(index)
     if _aliases(outs, inputs):
         report["aliased"].append(index)
-    return [t.detach().cpu() for t in outs]
+    # A copy now: a later call must not be able to fill in this call's output afterwards.
+    return [t.detach().to("cpu", copy=True) for t in outs]
 
 
 def _aliases(outs, inputs) -> bool:
@@ -136,9 +154,51 @@ def _aliases(outs, inputs) -> bool:
 
 def _poison_fresh_memory() -> None:
     """torch.empty and friends return NaN (floats) or the max integer, so a kernel that
-    leaves part of its output unwritten cannot pass by luck."""
+    leaves part of its output unwritten cannot pass by luck. Re-armed before every call."""
     torch.use_deterministic_algorithms(True, warn_only=True)
     torch.utils.deterministic.fill_uninitialized_memory = True
+
+
+def _poison_armed() -> bool:
+    return torch.are_deterministic_algorithms_enabled() and \
+        torch.utils.deterministic.fill_uninitialized_memory
+
+
+class _ThreadWatch:
+    """Counts threads started while active, however the thread module was reached."""
+
+    def __init__(self):
+        self.active, self.started = False, 0
+        start, start_new = threading.Thread.start, _thread.start_new_thread
+
+        def thread_start(thread, *a, **k):
+            self.started += self.active
+            return start(thread, *a, **k)
+
+        def start_new_thread(*a, **k):
+            self.started += self.active
+            return start_new(*a, **k)
+
+        threading.Thread.start = thread_start
+        _thread.start_new_thread = start_new_thread
+
+    def __enter__(self):
+        self.active, self.started = True, 0
+
+    def __exit__(self, *exc):
+        self.active = False
+
+
+def _send(fd: int, report: dict, outputs: list) -> None:
+    """One framed message: magic, then report JSON and outputs, each length-prefixed."""
+    buffer = io.BytesIO()
+    _save({"outputs": outputs}, buffer)
+    body = _dumps(report).encode()
+    for chunk in (MAGIC, struct.pack("<Q", len(body)), body,
+                  struct.pack("<Q", buffer.getbuffer().nbytes), buffer.getbuffer()):
+        view = memoryview(chunk)
+        while view:
+            view = view[_write(fd, view):]
 
 
 def _trim(text: str, lines: int = 40) -> str:
@@ -147,4 +207,4 @@ def _trim(text: str, lines: int = 40) -> str:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], int(sys.argv[2]))
