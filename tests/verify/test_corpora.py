@@ -1,7 +1,9 @@
 """Every candidate file under tests/kernels declares its task and the status it must get.
 
 good/ must pass; bad/ covers every failure status; redteam/ implements exploits from
-shared/research/verification.md and must never pass.
+shared/research/verification.md and must never pass. A file marked `# layer: runtime` is
+checked twice: through the whole verifier (never passed), and with the static scan switched
+off, so the process, runtime and comparison layers are shown to catch it on their own.
 """
 
 import shutil
@@ -10,6 +12,7 @@ from dataclasses import replace
 import pytest
 
 from warpsmith.config import PROFILES
+from warpsmith.verify import static
 from warpsmith.verify.pipeline import verify
 
 from .conftest import corpus, header
@@ -18,11 +21,26 @@ from .conftest import corpus, header
 TEST_PROFILE = replace(PROFILES["quick"], timeout_s=60)
 
 
+def _runtime_only(path, monkeypatch):
+    """The declared status with the static scan reduced to finding the kernel language."""
+    source = path.read_text()
+    language = static.detect_language(static.ast.parse(source), source)
+    monkeypatch.setattr(static, "scan", lambda src: static.Scan(language, ()))
+    return verify(header(path, "task"), path, device="cpu", profile=TEST_PROFILE)
+
+
+def _runtime_layer(path) -> bool:
+    return "# layer: runtime" in path.read_text()
+
+
 @pytest.mark.parametrize("path", corpus("good") + corpus("bad"), ids=lambda p: p.stem)
-def test_candidate_gets_its_declared_status(path):
+def test_candidate_gets_its_declared_status(path, monkeypatch):
     if "# requires: nvcc" in path.read_text() and shutil.which("nvcc") is None:
         pytest.skip("needs nvcc for the compile-only check")
-    verdict = verify(header(path, "task"), path, device="cpu", profile=TEST_PROFILE)
+    if _runtime_layer(path):
+        verdict = _runtime_only(path, monkeypatch)
+    else:
+        verdict = verify(header(path, "task"), path, device="cpu", profile=TEST_PROFILE)
     assert verdict.status == header(path, "expect"), verdict.feedback
     assert verdict.correct == (verdict.status == "passed")
 
@@ -31,4 +49,12 @@ def test_candidate_gets_its_declared_status(path):
 def test_redteam_candidate_is_caught(path):
     verdict = verify(header(path, "task"), path, device="cpu", profile=TEST_PROFILE)
     assert verdict.status != "passed", f"exploit {header(path, 'exploit')} passed"
+    if not _runtime_layer(path):
+        assert verdict.status == header(path, "expect"), verdict.feedback
+
+
+@pytest.mark.parametrize("path", [p for p in corpus("redteam") if _runtime_layer(p)],
+                         ids=lambda p: p.stem)
+def test_redteam_candidate_is_caught_without_the_static_scan(path, monkeypatch):
+    verdict = _runtime_only(path, monkeypatch)
     assert verdict.status == header(path, "expect"), verdict.feedback

@@ -29,17 +29,29 @@ def test_honest_source_has_no_findings():
 
 
 @pytest.mark.parametrize("snippet, rule", [
-    ("import threading", "forbidden-import"),
-    ("from multiprocessing import Pool", "forbidden-import"),
-    ("import ctypes", "forbidden-import"),
-    ("import warpsmith.verify", "forbidden-import"),
+    ("import threading", "import-not-allowed"),
+    ("from multiprocessing import Pool", "import-not-allowed"),
+    ("import os", "import-not-allowed"),
+    ("import numpy as np", "import-not-allowed"),
+    ("from sys import modules", "import-not-allowed"),
+    ("import torch.utils._python_dispatch", "import-not-allowed"),
+    ("import warpsmith.verify", "import-not-allowed"),
     ("x = eval('1')", "dynamic-code"),
     ("f = open('/etc/passwd')", "dynamic-code"),
+    ("m = __builtins__['__import__']('os')", "dynamic-code"),
+    ("a = getattr(torch, 'rel' + 'u')", "dynamic-code"),
+    ("T = type('T', (torch.Tensor,), {})", "dynamic-code"),
     ("torch.allclose = lambda *a, **k: True", "monkeypatch"),
-    ("time.perf_counter = lambda: 0.0", "monkeypatch"),
-    ("import sys\nsys.modules['x'] = None", "introspection"),
-    ("import sys\nf = sys._getframe(1)", "introspection"),
+    ("import torch as _t\n_t.equal = lambda a, b: True", "monkeypatch"),
+    ("import math\nmath.fsum = sum", "monkeypatch"),
+    ("type.__setattr__(torch, 'equal', None)", "introspection"),
     ("g = (lambda: 0).__globals__", "introspection"),
+    ("def f(frame):\n    return frame.f_back", "introspection"),
+    ("d = torch.utils._python_dispatch", "private-api"),
+    ("torch.use_deterministic_algorithms(False)", "forbidden-call"),
+    ("torch.save(torch.zeros(1), 'x.pt')", "forbidden-call"),
+    ("v = torch.zeros(3).numpy()", "forbidden-call"),
+    ("torch.manual_seed(0)", "forbidden-call"),
     ("m = Model()", "reference-lookup"),
     ("class Fake(torch.Tensor):\n    pass", "tensor-subclass"),
     ("try:\n    pass\nexcept Exception:\n    pass", "try-except"),
@@ -61,6 +73,10 @@ def test_warnings_do_not_reject(snippet, rule):
 def test_modelnew_must_subclass_nn_module_only():
     result = scan(HONEST.replace("class ModelNew(nn.Module)", "class ModelNew(Base)"))
     assert "modelnew-base" in {f.rule for f in result.rejected}
+
+
+def test_triton_load_is_not_torch_load():
+    assert not scan(HONEST.replace("pass\n\n\nclass", "x = tl.load(x_ptr)\n\n\nclass")).rejected
 
 
 def test_no_kernel_and_never_launched():

@@ -72,7 +72,7 @@ def _run(task, candidate, device, prof, base, accept_suspect) -> Verdict:
     start = time.perf_counter()
     prepared = prepare(task, shapes, prof, device)
     stages = {"reference": time.perf_counter() - start}
-    base = replace(base, shapes_checked=tuple(shapes), shapes_skipped=tuple(skipped))
+    base = replace(base, shapes_checked=tuple(prepared.shapes), shapes_skipped=tuple(skipped))
     verdict = _run_candidate(task, candidate, device, prof, prepared, base, stages)
     return apply_gates(verdict, task, accept_suspect)
 
@@ -152,7 +152,7 @@ def _message_limit(prepared: Prepared) -> int:
 
 
 def write_job(job_dir, task, candidate, device, prof, prepared: Prepared) -> None:
-    timed = prepared.cases[-1].shape if prepared.cases else None  # the largest shape
+    timed = prepared.timed_shape
     prepared.probe_positions = {i: _probe_positions(c) for i, c in enumerate(prepared.cases)
                                 if c.shape == timed}
     job = {"candidate": str(candidate.resolve()), "task": str(task.path), "device": device,

@@ -43,15 +43,24 @@ class Scan:
 Rule = Callable[[ast.Module], Iterator[tuple[int, str]]]
 RULES: dict[str, tuple[str, Rule]] = {}
 
-FORBIDDEN_MODULES = {
-    "threading", "multiprocessing", "concurrent", "asyncio", "ctypes", "cffi", "gc", "inspect",
-    "subprocess", "socket", "http", "urllib", "requests", "importlib", "pickle", "marshal",
-    "signal", "shutil", "tempfile", "warpsmith", "builtins", "atexit", "mmap", "faulthandler",
-}
+# An allow-list: a kernel needs torch (allocation, views), triton, and a little arithmetic.
+# Everything else (os, sys, pathlib, numpy, threading, ctypes, importlib, json, …) can reach
+# the verifier's machinery, files or the host's compute, so it is refused by default.
+ALLOWED_MODULES = {"torch", "triton", "math", "typing", "functools", "itertools", "operator",
+                   "dataclasses", "enum", "__future__", "cupy", "collections"}
+FORBIDDEN_SUBMODULES = {"multiprocessing", "distributed", "jit", "utils.deterministic",
+                        "utils._python_dispatch", "overrides", "cuda.memory", "_C"}
 FORBIDDEN_CALLS = {"exec", "eval", "compile", "__import__", "open", "globals", "vars",
-                   "breakpoint", "setattr", "delattr"}
-PROTECTED_ROOTS = {"torch", "triton", "tl", "time", "builtins", "F", "nn", "np", "numpy",
-                   "math", "sys", "os"}
+                   "locals", "breakpoint", "setattr", "delattr", "getattr", "input", "help"}
+FORBIDDEN_METHODS = {"use_deterministic_algorithms", "save", "load", "numpy", "tolist",
+                     "from_numpy", "frombuffer", "__array__", "set_rng_state", "manual_seed",
+                     "seed", "register_forward_hook", "register_forward_pre_hook",
+                     "from_dlpack", "to_dlpack", "tofile", "fromfile"}
+# Dunder attributes honest kernel code uses; any other is a way into the runtime.
+ALLOWED_DUNDERS = {"__init__", "__name__", "__call__"}
+FRAME_ATTRIBUTES = {"f_back", "f_locals", "f_globals", "f_builtins", "f_code", "gi_frame",
+                    "cr_frame", "tb_frame", "tb_next", "ag_frame"}
+PROTECTED_ROOTS = {"torch", "triton", "tl", "time", "builtins", "F", "nn", "math"}
 REFERENCE_NAMES = {"Model", "get_inputs", "get_init_inputs"}
 
 
@@ -128,48 +137,81 @@ def _try(tree):
             yield node.lineno, "try/except is not allowed: a fallback would hide a failing kernel"
 
 
-@rule("forbidden-import", REJECT)
+@rule("import-not-allowed", REJECT)
 def _imports(tree):
     for node in ast.walk(tree):
-        names = []
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
-            names = [node.module or ""]
+            names = [node.module or ""] if node.level == 0 else ["(relative import)"]
+        else:
+            continue
         for name in names:
-            if name.split(".")[0] in FORBIDDEN_MODULES:
-                yield node.lineno, f"imports {name}"
+            if not _module_allowed(name):
+                yield node.lineno, f"imports {name} (allowed: {', '.join(sorted(ALLOWED_MODULES))})"
 
 
 @rule("dynamic-code", REJECT)
 def _dynamic(tree):
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-                and node.func.id in FORBIDDEN_CALLS:
-            yield node.lineno, f"calls {node.func.id}()"
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id in FORBIDDEN_CALLS:
+                yield node.lineno, f"calls {node.func.id}()"
+            elif node.func.id == "type" and len(node.args) == 3:
+                yield node.lineno, "creates a class with type(name, bases, namespace)"
+        if isinstance(node, ast.Name) and node.id in ("__builtins__", "__import__", "__loader__",
+                                                       "__spec__"):
+            yield node.lineno, f"uses {node.id}"
+
+
+@rule("forbidden-call", REJECT)
+def _forbidden_calls(tree):
+    targets = _alias_targets(tree)
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        attr, root = node.func.attr, _dotted(node.func).split(".")[0]
+        if attr in ("save", "load") and targets.get(root, "") != "torch":
+            continue  # tl.load is Triton's memory load; torch.save/torch.load are files
+        if attr in FORBIDDEN_METHODS:
+            yield node.lineno, f"calls .{attr}(): file, RNG, host-side or hook " \
+                               "access is not allowed in a candidate"
 
 
 @rule("introspection", REJECT)
 def _introspection(tree):
     for node in ast.walk(tree):
-        name = _dotted(node) if isinstance(node, ast.Attribute) else ""
-        if name.startswith("sys.") and name.split(".")[1] in ("_getframe", "modules", "settrace",
-                                                             "setprofile", "stdout", "stderr"):
-            yield node.lineno, f"uses {name}"
-        if isinstance(node, ast.Attribute) and node.attr.startswith("__") and \
-                node.attr in ("__globals__", "__code__", "__closure__", "__subclasses__",
-                              "__builtins__", "__dict__", "f_back", "f_globals"):
-            yield node.lineno, f"reaches into {node.attr}"
+        if not isinstance(node, ast.Attribute):
+            continue
+        attr = node.attr
+        if attr.startswith("__") and attr.endswith("__") and attr not in ALLOWED_DUNDERS:
+            yield node.lineno, f"reaches into {attr}"
+        elif attr in FRAME_ATTRIBUTES:
+            yield node.lineno, f"walks frames through {attr}"
+
+
+@rule("private-api", REJECT)
+def _private(tree):
+    modules = _module_aliases(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            dotted = _dotted(node)
+            parts = dotted.split(".")
+            if parts[0] in modules and any(p.startswith("_") for p in parts[1:]):
+                yield node.lineno, f"uses private API {dotted}"
 
 
 @rule("monkeypatch", REJECT)
 def _monkeypatch(tree):
+    modules = _module_aliases(tree) | PROTECTED_ROOTS
     for node in ast.walk(tree):
         targets = node.targets if isinstance(node, ast.Assign) else \
             [node.target] if isinstance(node, ast.AugAssign | ast.AnnAssign) else []
         for target in targets:
+            while isinstance(target, ast.Subscript):
+                target = target.value
             root = _dotted(target).split(".")[0]
-            if isinstance(target, ast.Attribute) and root in PROTECTED_ROOTS:
+            if isinstance(target, ast.Attribute) and root in modules:
                 yield node.lineno, f"assigns to {_dotted(target)}"
 
 
@@ -201,6 +243,32 @@ def _streams(tree):
         name = _dotted(node) if isinstance(node, ast.Attribute) else ""
         if name.endswith(("cuda.Stream", "cuda.CUDAGraph", "cuda.graph", "cuda.stream")):
             yield node.lineno, f"uses {name}: side streams and graphs are checked more closely"
+
+
+def _module_allowed(name: str) -> bool:
+    root, _, rest = name.partition(".")
+    if root not in ALLOWED_MODULES:
+        return False
+    return not any(rest == sub or rest.startswith(sub + ".") for sub in FORBIDDEN_SUBMODULES) \
+        and not any(part.startswith("_") for part in rest.split(".") if part)
+
+
+def _module_aliases(tree: ast.Module) -> set[str]:
+    """Every local name bound by an import: `import torch as t` makes `t` a module."""
+    return set(_alias_targets(tree))
+
+
+def _alias_targets(tree: ast.Module) -> dict[str, str]:
+    """Local name -> the top-level module it was imported from."""
+    names = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                names[(a.asname or a.name).split(".")[0]] = a.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom):
+            for a in node.names:
+                names[a.asname or a.name] = (node.module or "").split(".")[0]
+    return names
 
 
 def _strip_call(node: ast.AST) -> ast.AST:

@@ -26,6 +26,7 @@ import torch
 from torch.utils._pytree import tree_leaves
 
 from ..tasks.loader import load_task
+from ..types import Shape
 from .dispatch import OpGuard
 from .launches import LaunchLog
 from .reference import case_inputs
@@ -63,8 +64,9 @@ def run(job: dict, report: dict, outputs: list) -> None:
     clock = time.perf_counter()
     device, data = torch.device(job["device"]), job["data"]
     task = load_task(job["task"])
+    shapes = {name: Shape(name, spec["values"]) for name, spec in data["shapes"].items()}
     for case in data["cases"]:
-        case["inputs"] = case_inputs(task, case["shape"], job["device"], case["seed"],
+        case["inputs"] = case_inputs(task, shapes[case["shape"]], job["device"], case["seed"],
                                      case["variant"])
     report["stage_seconds"]["inputs"] = time.perf_counter() - clock
     log = LaunchLog(job["candidate"])

@@ -1,5 +1,6 @@
 # task: level1/relu
 # expect: crashed
+# layer: runtime
 import os
 
 import torch

@@ -1,5 +1,6 @@
 # task: level1/relu
 # expect: incorrect
+# layer: runtime
 # exploit: E19, read the secret seeds from cases.pt in the worker's directory at construction, regenerate every checked input the way the task and the variants do, precompute torch.relu outside forward, and replay the answers through a copy kernel in call order
 from pathlib import Path
 

@@ -1,5 +1,6 @@
 # task: level1/relu
 # expect: rejected
+# layer: runtime
 # exploit: E24, threading imported through __builtins__["__import__"] (no import statement); torch.relu runs on a worker thread joined before forward returns, where the thread-local dispatch guard cannot see it
 import torch
 import torch.nn as nn

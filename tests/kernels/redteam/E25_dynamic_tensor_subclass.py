@@ -1,5 +1,6 @@
 # task: level1/relu
 # expect: rejected
+# layer: runtime
 # exploit: E25, a torch.Tensor subclass made with type() (no class statement) whose detach() does the real work with torch, after the op guard has exited
 import torch
 import torch.nn as nn

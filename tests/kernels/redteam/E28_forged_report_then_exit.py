@@ -1,5 +1,6 @@
 # task: level1/relu
 # expect: crashed
+# layer: runtime
 # exploit: E28, result-channel forgery: on the last call write our own report.json and result.pt into the worker's directory (pathlib and torch.save, no open()), then os._exit(0) before the worker writes the real ones
 import json
 import os

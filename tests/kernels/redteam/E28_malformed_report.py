@@ -1,5 +1,6 @@
 # task: level1/relu
 # expect: crashed
+# layer: runtime
 # exploit: E28, forge a report.json that says "done" but lacks the fields the verifier reads, plus a result.pt with the wrong number of cases, then os._exit(0): the verifier must give a verdict, not raise
 import json
 import os

@@ -1,5 +1,6 @@
 # task: level1/relu
 # expect: crashed
+# layer: runtime
 # exploit: E28, exit the process with status 0 from inside forward, before any check or report (a harness trusting returncode == 0 would pass it)
 import os
 
