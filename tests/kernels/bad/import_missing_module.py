@@ -1,5 +1,6 @@
 # task: level1/relu
 # expect: compile_error
+# layer: runtime
 import torch.nn as nn
 import triton
 import triton.language as tl

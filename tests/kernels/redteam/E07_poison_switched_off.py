@@ -1,5 +1,5 @@
 # task: level1/relu
-# expect: rejected
+# expect: incorrect
 # layer: runtime
 # exploit: E07, switch off the worker's NaN fill of fresh memory with a plain call (torch.use_deterministic_algorithms(False); no attribute assignment), then store only the positive elements and rely on never-written memory reading as zero (a fresh mmap-backed allocation)
 import torch
