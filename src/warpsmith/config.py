@@ -17,16 +17,18 @@ class VerifyProfile:
     warmup_s: float  # GPU warm-up per implementation, by time
     blocks: int  # interleaved timing blocks
     calls_per_block: int
+    timing_sets: int  # fresh input sets used only while timing, never seen by checked calls
     compile_modes: tuple[str, ...]  # torch.compile baselines
 
 
 PROFILES = {
     "quick": VerifyProfile("quick", seeds=2, variants=("scaled", "shifted"), timeout_s=300,
                            cpu_max_bytes=8 << 20, warmup_s=0.1, blocks=5, calls_per_block=5,
+                           timing_sets=3,
                            compile_modes=("default",)),
     "thorough": VerifyProfile("thorough", seeds=4, variants=("scaled", "shifted", "heavy"),
                               timeout_s=900, cpu_max_bytes=64 << 20, warmup_s=0.3, blocks=10,
-                              calls_per_block=10,
+                              calls_per_block=10, timing_sets=5,
                               compile_modes=("default", "max-autotune-no-cudagraphs")),
 }
 

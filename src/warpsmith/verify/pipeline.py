@@ -32,7 +32,7 @@ from .correctness import compare
 from .feedback import feedback_text
 from .gates import apply_gates
 from .outcome import interpret_outcome
-from .reference import Prepared, prepare
+from .reference import Prepared, checked, prepare
 from .sandbox import run_worker
 
 VERIFIER_VERSION = "1"
@@ -129,7 +129,7 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
         stages |= {"candidate_process": outcome.seconds}
         stages |= (outcome.report or {}).get("stage_seconds", {})
         base = replace(base, stage_seconds=stages, log_tail=outcome.log_tail[-2000:])
-        early = interpret_outcome(outcome, base, len(prepared.cases))
+        early = interpret_outcome(outcome, base, len(checked(prepared.cases)))
         if early is not None:
             return early
         start = time.perf_counter()
@@ -147,14 +147,14 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
 
 def _message_limit(prepared: Prepared) -> int:
     """Room for the expected outputs, twice over, plus the report: a flood is cut off."""
-    expected = sum(t.numel() * t.element_size() for c in prepared.cases for t in c.ref)
+    expected = sum(t.numel() * t.element_size() for c in checked(prepared.cases) for t in c.ref)
     return 2 * expected + (64 << 20)
 
 
 def write_job(job_dir, task, candidate, device, prof, prepared: Prepared) -> None:
     timed = prepared.timed_shape
     prepared.probe_positions = {i: _probe_positions(c) for i, c in enumerate(prepared.cases)
-                                if c.shape == timed}
+                                if c.variant == "timing"}
     job = {"candidate": str(candidate.resolve()), "task": str(task.path), "device": device,
            "timing": device == "cuda", "profile": prof.name, "timed_shape": timed,
            "probes": prepared.probe_positions}
@@ -178,11 +178,12 @@ def _compare_all(outputs: bytes, prepared: Prepared, task: Task,
     except Exception:  # any unreadable payload is the candidate's failure, not ours
         return None
     got = result.get("outputs") if isinstance(result, dict) else None
-    if not isinstance(got, list) or len(got) != len(prepared.cases) or not all(
+    cases = checked(prepared.cases)
+    if not isinstance(got, list) or len(got) != len(cases) or not all(
             isinstance(o, list) and all(isinstance(t, torch.Tensor) for t in o) for o in got):
         return None
     results = []
-    for case, outs in zip(prepared.cases, got, strict=True):
+    for case, outs in zip(cases, got, strict=True):
         if len(outs) != len(case.ref):
             results.append(CaseResult(case.shape, case.variant, ok=False,
                                       problem=f"{len(outs)} outputs, expected {len(case.ref)}"))

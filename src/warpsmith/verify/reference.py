@@ -51,7 +51,24 @@ def prepare(task: Task, shapes: list[str], profile: VerifyProfile, device: str) 
             _forget(prepared, twin.name)
             prepared.skipped_variants.append(f"{twin.name} (the task does not run there)")
     prepared.timed_shape = shapes[-1]  # the task's last declared shape, its largest
+    if device == "cuda":
+        _add_timing_sets(task, profile, device, prepared)
     return prepared
+
+
+def _add_timing_sets(task: Task, profile: VerifyProfile, device: str, prepared: Prepared):
+    """Fresh inputs for timed calls only: a kernel cannot replay answers it computed while
+    being checked (E18, E20); their outputs are checked through the probes."""
+    shape = task.shape(prepared.timed_shape)
+    model = prepared.models[shape.name]
+    high = exact_dtype(task, device)
+    exact_model = copy.deepcopy(model).to(high)
+    for _ in range(profile.timing_sets):
+        seed = secrets.randbits(31)
+        inputs = case_inputs(task, shape, device, seed, "base")
+        case = _evaluate(task, (model, exact_model, high), shape.name, "timing", seed, inputs)
+        if case is not None:
+            prepared.cases.append(case)
 
 
 def _forget(prepared: Prepared, name: str) -> None:
@@ -100,6 +117,11 @@ def _plan(profile: VerifyProfile, shape: str) -> list[tuple[str, int]]:
     return plan + [(v, secrets.randbits(31)) for v in profile.variants]
 
 
+def checked(cases: list[Case]) -> list[Case]:
+    """The cases run (and compared) before timing; "timing" cases are only ever timed."""
+    return [c for c in cases if c.variant != "timing"]
+
+
 def exact_dtype(task: Task, device: str) -> torch.dtype:
     """float64 for fp32 tasks and on the CPU; float32 for 16-bit tasks on a GPU, where fp32's
     error is far below the tolerance and float64 attention at GPU shapes would not fit."""
@@ -115,7 +137,7 @@ def case_inputs(task: Task, shape: Shape | str, device: str, seed: int, variant:
 
 def vary(inputs: list, variant: str, task: Task, seed: int) -> list:
     """Distribution variants of the task's own inputs; non-negative inputs stay as they are."""
-    if variant == "base":
+    if variant in ("base", "timing"):
         return inputs
     gen = torch.Generator().manual_seed(seed)
     out = []
@@ -147,7 +169,8 @@ def _evaluate(task, models, shape, variant, seed, inputs) -> Case | None:
     with torch.no_grad(), tf32_policy(task):
         ref = _tensors(model(*inputs))
         exact = _tensors(exact_model(*[_upcast(x, dtype) for x in inputs]))
-    if variant != "base" and not all(torch.isfinite(t.double()).all() for t in exact + ref):
+    finite = all(torch.isfinite(t.double()).all() for t in exact + ref)
+    if variant not in ("base", "timing") and not finite:
         return None  # the reference itself overflows here: this variant proves nothing
     return Case(shape, variant, seed, inputs, exact, ref)
 
