@@ -1,9 +1,10 @@
 """GPU timing: candidate, eager and torch.compile interleaved in blocks, in one process.
 
-Each call: L2 flushed, inputs from a pool of distinct input sets, CUDA events around the call
-with a device-wide synchronize before the end event (work on side streams counts). Outputs of
-timed calls are probed at secret positions so a kernel that changes behaviour once it is timed
-is caught. Runs in the candidate's process; its numbers are measurements, not verdicts.
+Each call: L2 flushed, inputs from fresh sets no checked call used (in rotating buffers),
+CUDA events around the call with a device-wide synchronize before the end event (work on side
+streams counts). Outputs of timed calls are probed at secret positions so a kernel that
+changes behaviour once it is timed is caught. Runs in the candidate's process; its numbers
+are measurements, not verdicts.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import statistics
 import time
 
 import torch
+from torch.utils._pytree import tree_leaves
 
 from ..types import Floor, Timing
 
@@ -114,14 +116,14 @@ def _timed_call(fn, inputs, flush: torch.Tensor) -> tuple[float, object]:
 
 
 def _spoil(out) -> None:
-    for t in torch.utils._pytree.tree_leaves(out):
+    for t in tree_leaves(out):
         if isinstance(t, torch.Tensor) and t.is_floating_point():
             t.fill_(float("nan"))
 
 
 def _probe(out, case: int, probes: dict) -> dict:
     first = out if isinstance(out, torch.Tensor) else next(
-        t for t in torch.utils._pytree.tree_leaves(out) if isinstance(t, torch.Tensor))
+        t for t in tree_leaves(out) if isinstance(t, torch.Tensor))
     idx = torch.tensor(probes[case], device=first.device) % max(1, first.numel())
     return {"case": case, "values": first.reshape(-1)[idx].double().cpu().tolist()}
 
