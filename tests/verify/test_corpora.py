@@ -58,3 +58,13 @@ def test_redteam_candidate_is_caught(path):
 def test_redteam_candidate_is_caught_without_the_static_scan(path, monkeypatch):
     verdict = _runtime_only(path, monkeypatch)
     assert verdict.status == header(path, "expect"), verdict.feedback
+
+
+def test_thorough_profile_checks_more_cases_including_heavy_tails():
+    path = corpus("good")[0].parent / "softmax_rows.py"
+    quick = verify("level1/softmax", path, device="cpu", profile=TEST_PROFILE)
+    thorough = verify("level1/softmax", path, device="cpu",
+                      profile=replace(PROFILES["thorough"], timeout_s=120))
+    assert thorough.status == "passed", thorough.feedback
+    assert len(thorough.cases) > len(quick.cases)
+    assert any(c.variant == "heavy" for c in thorough.cases)

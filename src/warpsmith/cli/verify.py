@@ -12,6 +12,7 @@ from ..store import VerdictStore, verdict_to_dict
 from ..verify.pipeline import verify
 
 out = Console()
+err = Console(stderr=True)  # the spinner shows only on a terminal, never in --json output
 
 
 @click.command("verify")
@@ -40,8 +41,9 @@ def verify_command(task, candidate, device, profile, as_json, no_cache, db,
     """
     store = VerdictStore(db or db_path())
     try:
-        verdict = verify(task, candidate, device=device, profile=profile, store=store,
-                         use_cache=not no_cache, accept_suspect=accept_suspect)
+        with err.status(f"verifying {candidate} against {task} …"):
+            verdict = verify(task, candidate, device=device, profile=profile, store=store,
+                             use_cache=not no_cache, accept_suspect=accept_suspect)
     finally:
         store.close()
     if as_json:
