@@ -11,6 +11,7 @@ import collections
 import contextlib
 import json
 import os
+import secrets
 import signal
 import struct
 import subprocess
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 LOG_TAIL_BYTES = 8192
+JOB_TAG = "WARPSMITH_JOB"
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,8 @@ class Outcome:
 def run_worker(job_dir: Path, scratch: Path, timeout_s: float, env: dict[str, str],
                max_bytes: int) -> Outcome:
     start = time.perf_counter()
+    token = secrets.token_hex(16)
+    env = env | {JOB_TAG: token}  # inherited by every descendant, found again in /proc
     read_fd, write_fd = os.pipe()
     proc = subprocess.Popen(
         [sys.executable, "-m", "warpsmith.verify.worker", str(job_dir), str(write_fd)],
@@ -50,6 +54,7 @@ def run_worker(job_dir: Path, scratch: Path, timeout_s: float, env: dict[str, st
     except subprocess.TimeoutExpired:
         timed_out = True
     _kill_group(proc)
+    _kill_tagged(token)  # descendants that left the process group (setsid daemons)
     tail.thread.join(timeout=5)
     message.thread.join(timeout=30)
     report, outputs, malformed = parse_message(message.data(), message.overflowed)
@@ -129,6 +134,36 @@ def _kill_group(proc: subprocess.Popen) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
+
+
+def _kill_tagged(token: str, passes: int = 3) -> None:
+    """Kill every process whose environment carries this job's tag. A daemon that escaped
+    the process group could otherwise outlive the verdict and rewrite the store. (One that
+    execs with an empty environment escapes this too; an OS sandbox is the real remedy.)"""
+    tag = f"{JOB_TAG}={token}".encode()
+    for _ in range(passes):
+        found = [pid for pid in _pids() if tag in _environ(pid)]
+        if not found:
+            return
+        for pid in found:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.05)
+
+
+def _pids() -> list[int]:
+    try:
+        return [int(p) for p in os.listdir("/proc") if p.isdigit()]
+    except OSError:  # no /proc (not Linux): nothing to scan
+        return []
+
+
+def _environ(pid: int) -> list[bytes]:
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            return f.read().split(b"\0")
+    except OSError:
+        return []
 
 
 def signal_name(returncode: int | None) -> str:
