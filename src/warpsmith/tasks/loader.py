@@ -77,9 +77,7 @@ def import_task_module(path: Path) -> ModuleType:
 def build(task: Task, shape: str | Shape, device: str | torch.device = "cpu",
           seed: int = 0) -> Instance:
     """Make the reference model (eval mode) and inputs for one shape, directly on `device`."""
-    shape = task.shape(shape) if isinstance(shape, str) else shape
-    module = import_task_module(task.path)
-    _apply_shape(task, module, shape)
+    module, shape = _shaped_module(task, shape)
     dtype = DTYPES[task.dtype]
     torch.manual_seed(seed)
     try:
@@ -97,9 +95,7 @@ def build(task: Task, shape: str | Shape, device: str | torch.device = "cpu",
 def make_inputs(task: Task, shape: str | Shape, device: str | torch.device = "cpu",
                 seed: int = 0) -> list[Any]:
     """Only the forward inputs for one shape and seed (the model is built once per shape)."""
-    shape = task.shape(shape) if isinstance(shape, str) else shape
-    module = import_task_module(task.path)
-    _apply_shape(task, module, shape)
+    module, shape = _shaped_module(task, shape)
     torch.manual_seed(seed)
     try:
         with torch.device(device):
@@ -127,6 +123,14 @@ def _cast_floating(x, dtype):
     if isinstance(x, torch.Tensor) and x.is_floating_point():
         return x.to(dtype)
     return x
+
+
+def _shaped_module(task: Task, shape: str | Shape) -> tuple[ModuleType, Shape]:
+    """A fresh import of the task with the shape's constants set."""
+    shape = task.shape(shape) if isinstance(shape, str) else shape
+    module = import_task_module(task.path)
+    _apply_shape(task, module, shape)
+    return module, shape
 
 
 def _apply_shape(task: Task, module: ModuleType, shape: Shape) -> None:

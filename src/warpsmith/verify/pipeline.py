@@ -9,7 +9,6 @@ import hashlib
 import io
 import json
 import platform
-import secrets
 import shutil
 import tempfile
 import time
@@ -152,20 +151,12 @@ def _message_limit(prepared: Prepared) -> int:
 
 
 def write_job(job_dir, task, candidate, device, prof, prepared: Prepared) -> None:
-    timed = prepared.timed_shape
-    prepared.probe_positions = {i: _probe_positions(c) for i, c in enumerate(prepared.cases)
-                                if c.variant == "timing"}
     job = {"candidate": str(candidate.resolve()), "task": str(task.path), "device": device,
-           "timing": device == "cuda", "profile": prof.name, "timed_shape": timed,
-           "probes": prepared.probe_positions}
+           "timing": device == "cuda", "profile": prof.name,
+           "timed_shape": prepared.timed_shape, "probes": prepared.probe_positions}
     (job_dir / "job.json").write_text(json.dumps(job))
     cases = [{"shape": c.shape, "variant": c.variant, "seed": c.seed} for c in prepared.cases]
     torch.save({"shapes": prepared.shapes, "cases": cases}, job_dir / "cases.pt")
-
-
-def _probe_positions(case, count: int = 64) -> list[int]:
-    numel = case.ref[0].numel() if case.ref else 1
-    return [secrets.randbelow(max(1, numel)) for _ in range(count)]
 
 
 def _compare_all(outputs: bytes, prepared: Prepared, task: Task,

@@ -40,35 +40,27 @@ class Prepared:
 
 def prepare(task: Task, shapes: list[str], profile: VerifyProfile, device: str) -> Prepared:
     prepared = Prepared({}, {}, [], [])
+    prepared.timed_shape = shapes[-1]  # the task's last declared shape, its largest
     declared = [task.shape(name) for name in shapes]
     twin = perturbed(declared[0])
     for shape in declared + ([twin] if twin else []):
+        plan = _plan(profile, shape.name == prepared.timed_shape and device == "cuda",
+                     twin=shape is twin)
         try:
-            _prepare_shape(task, shape, profile, device, prepared, extra=shape is twin)
+            _prepare_shape(task, shape, plan, device, prepared)
         except Exception:  # the twin is ours, not the task's: a task that cannot take it
             if shape is not twin:  # is checked without it
                 raise
             _forget(prepared, twin.name)
             prepared.skipped_variants.append(f"{twin.name} (the task does not run there)")
-    prepared.timed_shape = shapes[-1]  # the task's last declared shape, its largest
-    if device == "cuda":
-        _add_timing_sets(task, profile, device, prepared)
+    prepared.probe_positions = {i: _probe_positions(c) for i, c in enumerate(prepared.cases)
+                                if c.variant == "timing"}
     return prepared
 
 
-def _add_timing_sets(task: Task, profile: VerifyProfile, device: str, prepared: Prepared):
-    """Fresh inputs for timed calls only: a kernel cannot replay answers it computed while
-    being checked (E18, E20); their outputs are checked through the probes."""
-    shape = task.shape(prepared.timed_shape)
-    model = prepared.models[shape.name]
-    high = exact_dtype(task, device)
-    exact_model = copy.deepcopy(model).to(high)
-    for _ in range(profile.timing_sets):
-        seed = secrets.randbits(31)
-        inputs = case_inputs(task, shape, device, seed, "base")
-        case = _evaluate(task, (model, exact_model, high), shape.name, "timing", seed, inputs)
-        if case is not None:
-            prepared.cases.append(case)
+def _probe_positions(case: Case, count: int = 64) -> list[int]:
+    numel = case.ref[0].numel() if case.ref else 1
+    return [secrets.randbelow(max(1, numel)) for _ in range(count)]
 
 
 def _forget(prepared: Prepared, name: str) -> None:
@@ -92,16 +84,13 @@ def _is_size(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 8
 
 
-def _prepare_shape(task, shape: Shape, profile, device, prepared: Prepared, extra: bool):
+def _prepare_shape(task, shape: Shape, plan, device, prepared: Prepared) -> None:
     inst = build(task, shape, device=device, seed=secrets.randbits(31))
     prepared.models[shape.name] = inst.model
     prepared.shapes[shape.name] = {"init_inputs": inst.init_inputs, "values": shape.values,
                                    "state_dict": inst.model.state_dict()}
     high = exact_dtype(task, device)
     exact_model = copy.deepcopy(inst.model).to(high)
-    plan = _plan(profile, shape.name)
-    if extra:  # the secret twin: one base and one varied call are enough
-        plan = plan[:1] + [p for p in plan if p[0] != "base"][:1]
     for variant, seed in plan:
         inputs = case_inputs(task, shape, device, seed, variant)
         case = _evaluate(task, (inst.model, exact_model, high), shape.name, variant, seed,
@@ -112,9 +101,16 @@ def _prepare_shape(task, shape: Shape, profile, device, prepared: Prepared, extr
             prepared.cases.append(case)
 
 
-def _plan(profile: VerifyProfile, shape: str) -> list[tuple[str, int]]:
-    plan = [("base", secrets.randbits(31)) for _ in range(profile.seeds)]
-    return plan + [(v, secrets.randbits(31)) for v in profile.variants]
+def _plan(profile: VerifyProfile, timed: bool, twin: bool) -> list[tuple[str, int]]:
+    """(variant, fresh seed) for every call of one shape. The secret twin needs one base and
+    one varied call; the timed shape on a GPU adds "timing" sets, fresh inputs for timed calls
+    only, so a kernel cannot replay answers it computed while checked (E18, E20)."""
+    variants = ["base"] * profile.seeds + list(profile.variants)
+    if twin:
+        variants = variants[:1] + list(profile.variants[:1])
+    if timed:
+        variants += ["timing"] * profile.timing_sets
+    return [(v, secrets.randbits(31)) for v in variants]
 
 
 def checked(cases: list[Case]) -> list[Case]:

@@ -47,7 +47,7 @@ def run_worker(job_dir: Path, scratch: Path, timeout_s: float, env: dict[str, st
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         env=env, start_new_session=True, cwd=scratch, pass_fds=(write_fd,))
     os.close(write_fd)
-    tail, message = _drain(proc.stdout), _Message(os.fdopen(read_fd, "rb"), max_bytes)
+    tail, message = _Tail(proc.stdout), _Message(os.fdopen(read_fd, "rb"), max_bytes)
     timed_out = False
     try:
         proc.wait(timeout=timeout_s)
@@ -123,10 +123,6 @@ class _Tail:
 
     def text(self) -> str:
         return b"".join(self.chunks)[-LOG_TAIL_BYTES:].decode("utf-8", "replace")
-
-
-def _drain(stream) -> _Tail:
-    return _Tail(stream)
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

@@ -122,8 +122,7 @@ def _spoil(out) -> None:
 
 
 def _probe(out, case: int, probes: dict) -> dict:
-    first = out if isinstance(out, torch.Tensor) else next(
-        t for t in tree_leaves(out) if isinstance(t, torch.Tensor))
+    first = next(t for t in tree_leaves(out) if isinstance(t, torch.Tensor))
     idx = torch.tensor(probes[case], device=first.device) % max(1, first.numel())
     return {"case": case, "values": first.reshape(-1)[idx].double().cpu().tolist()}
 
