@@ -23,9 +23,9 @@ class Case:
     shape: str
     variant: str
     seed: int
-    inputs: list
     exact: list[torch.Tensor]
     ref: list[torch.Tensor]
+    probes: list[int] = field(default_factory=list)  # timing cases: secret positions
 
 
 @dataclass
@@ -53,14 +53,20 @@ def prepare(task: Task, shapes: list[str], profile: VerifyProfile, device: str) 
                 raise
             _forget(prepared, twin.name)
             prepared.skipped_variants.append(f"{twin.name} (the task does not run there)")
-    prepared.probe_positions = {i: _probe_positions(c) for i, c in enumerate(prepared.cases)
+    prepared.probe_positions = {i: c.probes for i, c in enumerate(prepared.cases)
                                 if c.variant == "timing"}
     return prepared
 
 
-def _probe_positions(case: Case, count: int = 64) -> list[int]:
+def _keep_probes(case: Case, count: int = 64) -> Case:
+    """A timing case is only ever probed: keep the expected values at secret positions of its
+    first output and let go of the rest (at GPU shapes, gigabytes per case)."""
     numel = case.ref[0].numel() if case.ref else 1
-    return [secrets.randbelow(max(1, numel)) for _ in range(count)]
+    case.probes = [secrets.randbelow(max(1, numel)) for _ in range(count)]
+    if case.ref:
+        idx = torch.tensor(case.probes, device=case.ref[0].device)
+        case.exact, case.ref = ([t.reshape(-1)[idx]] for t in (case.exact[0], case.ref[0]))
+    return case
 
 
 def _forget(prepared: Prepared, name: str) -> None:
@@ -98,7 +104,7 @@ def _prepare_shape(task, shape: Shape, plan, device, prepared: Prepared) -> None
         if case is None:
             prepared.skipped_variants.append(f"{shape.name}/{variant}")
         else:
-            prepared.cases.append(case)
+            prepared.cases.append(_keep_probes(case) if variant == "timing" else case)
 
 
 def _plan(profile: VerifyProfile, timed: bool, twin: bool) -> list[tuple[str, int]]:
@@ -168,7 +174,8 @@ def _evaluate(task, models, shape, variant, seed, inputs) -> Case | None:
     finite = all(torch.isfinite(t.double()).all() for t in exact + ref)
     if variant not in ("base", "timing") and not finite:
         return None  # the reference itself overflows here: this variant proves nothing
-    return Case(shape, variant, seed, inputs, exact, ref)
+    return Case(shape, variant, seed, exact, ref)  # the inputs are not kept: the worker
+    # regenerates them from the seed
 
 
 def _upcast(x, dtype):
