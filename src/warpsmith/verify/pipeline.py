@@ -27,7 +27,7 @@ from ..tasks.counting import count_cost
 from ..tasks.gpus import roofline_floor
 from ..tasks.suite import resolve_task
 from ..types import CaseResult, Task, Verdict
-from . import static
+from . import ipc, static
 from .correctness import compare
 from .feedback import feedback_text
 from .gates import apply_gates
@@ -128,7 +128,9 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
     try:
         write_job(job_dir, task, candidate, device, prof, prepared)
         outcome = run_worker(job_dir, scratch, prof.timeout_s, worker_environment(device),
-                             max_bytes=_message_limit(prepared))
+                             max_bytes=_message_limit(prepared),
+                             collect=lambda data: _timed(stages, "collect", read_outputs,
+                                                         data, prepared, device))
         stages |= {"candidate_process": outcome.seconds}
         stages |= (outcome.report or {}).get("stage_seconds", {})
         base = replace(base, stage_seconds=stages, log_tail=outcome.log_tail[-2000:])
@@ -136,11 +138,11 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
         if early is not None:
             return early
         start = time.perf_counter()
-        results = _compare_all(outcome.outputs, prepared, task, device)
-        stages["compare"] = time.perf_counter() - start
-        if results is None:
+        if outcome.collected is None:
             return replace(base, status="crashed", reasons=(
                 "the outputs that came back are not one list of tensors per call",))
+        results = _compare_all(outcome.collected, prepared, task)
+        stages["compare"] = time.perf_counter() - start
         verdict = _correctness_verdict(base, outcome.report, results)
         return _with_timing(verdict, outcome.report, task, prepared)
     finally:
@@ -163,22 +165,35 @@ def write_job(job_dir, task, candidate, device, prof, prepared: Prepared) -> Non
     torch.save({"shapes": prepared.shapes, "cases": cases}, job_dir / "cases.pt")
 
 
-def _compare_all(outputs: bytes, prepared: Prepared, task: Task,
-                 device: str) -> list[CaseResult] | None:
-    """None when the outputs are not shaped as one list of tensors per call."""
-    # weights_only: the bytes come from the candidate's process and may be hostile.
-    # Compared on the verifying device: GPU-shape outputs in float64 on the CPU took minutes.
+def _timed(stages: dict, name: str, fn, *args):
+    start = time.perf_counter()
     try:
-        result = torch.load(io.BytesIO(outputs), weights_only=True, map_location=device)
+        return fn(*args)
+    finally:
+        stages[name] = time.perf_counter() - start
+
+
+def read_outputs(outputs: bytes, prepared: Prepared, device: str) -> list[list] | None:
+    """The candidate's outputs, one list of tensors per checked call, or None when the bytes
+    are not that. They come from the candidate's process and may be hostile: torch.load with
+    weights_only on the CPU; on a GPU, IPC handles read only as our reference's shapes."""
+    refs = [case.ref for case in checked(prepared.cases)]
+    try:
+        if device == "cuda":
+            return ipc.read_manifest(outputs, refs)
+        result = torch.load(io.BytesIO(outputs), weights_only=True)
     except Exception:  # any unreadable payload is the candidate's failure, not ours
         return None
     got = result.get("outputs") if isinstance(result, dict) else None
-    cases = checked(prepared.cases)
-    if not isinstance(got, list) or len(got) != len(cases) or not all(
+    if not isinstance(got, list) or len(got) != len(refs) or not all(
             isinstance(o, list) and all(isinstance(t, torch.Tensor) for t in o) for o in got):
         return None
+    return got
+
+
+def _compare_all(got: list[list], prepared: Prepared, task: Task) -> list[CaseResult]:
     results = []
-    for case, outs in zip(cases, got, strict=True):
+    for case, outs in zip(checked(prepared.cases), got, strict=True):
         if len(outs) != len(case.ref):
             results.append(CaseResult(case.shape, case.variant, ok=False,
                                       problem=f"{len(outs)} outputs, expected {len(case.ref)}"))

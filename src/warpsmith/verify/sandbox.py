@@ -34,34 +34,50 @@ class Outcome:
     log_tail: str
     seconds: float
     malformed: str = ""  # why the message could not be read, when one came back broken
+    collected: object = None  # what run_worker's collect returned
 
 
 def run_worker(job_dir: Path, scratch: Path, timeout_s: float, env: dict[str, str],
-               max_bytes: int) -> Outcome:
+               max_bytes: int, collect=None) -> Outcome:
+    """`collect(outputs)` runs once the message is in and before the worker may exit (a GPU
+    worker waits for its stdin to close, keeping its exported outputs alive); its result is
+    Outcome.collected."""
     start = time.perf_counter()
     token = secrets.token_hex(16)
     env = env | {JOB_TAG: token}  # inherited by every descendant, found again in /proc
     read_fd, write_fd = os.pipe()
     proc = subprocess.Popen(
         [sys.executable, "-m", "warpsmith.verify.worker", str(job_dir), str(write_fd)],
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         env=env, start_new_session=True, cwd=scratch, pass_fds=(write_fd,))
     os.close(write_fd)
     tail, message = _Tail(proc.stdout), _Message(os.fdopen(read_fd, "rb"), max_bytes)
-    timed_out = False
-    try:
-        proc.wait(timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        timed_out = True
+    deadline = start + timeout_s
+    while message.thread.is_alive() and proc.poll() is None and time.perf_counter() < deadline:
+        message.thread.join(timeout=0.05)  # the message ends when the worker closes its end
+    if message.thread.is_alive() and proc.poll() is not None:  # gone, but a descendant
+        _kill_group(proc)  # still holds the pipe open
+        _kill_tagged(token)
+        message.thread.join(timeout=30)
+    timed_out = message.thread.is_alive()
+    report, outputs, malformed = parse_message(message.data(), message.overflowed)
+    collected = None
+    if not timed_out and report is not None and collect is not None:
+        collected = collect(outputs)
+    with contextlib.suppress(OSError):
+        proc.stdin.close()  # lets a waiting GPU worker exit
+    if not timed_out:
+        try:
+            proc.wait(timeout=max(1.0, deadline - time.perf_counter()))
+        except subprocess.TimeoutExpired:
+            timed_out = True
     _kill_group(proc)
     _kill_tagged(token)  # descendants that left the process group (setsid daemons)
     tail.thread.join(timeout=5)
-    message.thread.join(timeout=30)
-    report, outputs, malformed = parse_message(message.data(), message.overflowed)
     return Outcome(
         returncode=None if timed_out else proc.returncode,
         timed_out=timed_out, report=report, outputs=outputs, malformed=malformed,
-        log_tail=tail.text(), seconds=time.perf_counter() - start,
+        log_tail=tail.text(), seconds=time.perf_counter() - start, collected=collected,
     )
 
 

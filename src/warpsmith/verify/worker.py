@@ -28,6 +28,7 @@ from torch.utils._pytree import tree_leaves
 from ..tasks.loader import load_task
 from ..types import Shape
 from .dispatch import OpGuard
+from .ipc import export as _export
 from .launches import LaunchLog
 from .reference import case_inputs
 
@@ -42,13 +43,19 @@ def main(job_dir: str, fd: int) -> None:
               "forbidden_ops": [], "inputs_modified": [], "aliased": [], "bad_outputs": [],
               "poison_off": [], "stage_seconds": {}}
     outputs: list = []
+    job: dict = {}
     try:
-        run(_read_job(Path(job_dir)), report, outputs)
+        job = _read_job(Path(job_dir))
+        run(job, report, outputs)
         report["stage"] = "done"
     except BaseException as e:  # the candidate's failure is data for the verdict
         report["error"] = {"type": type(e).__name__, "message": str(e)[:2000],
                            "traceback": _trim(traceback.format_exc())}
-    _send(fd, report, outputs if report["stage"] == "done" else [])
+    gpu = job.get("device") == "cuda"
+    _send(fd, report, outputs if report["stage"] == "done" else [], gpu)
+    os.close(fd)  # the trusted side sees the message end here
+    if gpu:  # keep the exported outputs alive until the trusted process has copied them
+        os.read(0, 1)
     os._exit(0)
 
 
@@ -146,7 +153,9 @@ def _run_case(model, case: dict, index: int, guards, report: dict, device):
     if _aliases(outs, inputs):
         report["aliased"].append(index)
     # A copy now: a later call must not be able to fill in this call's output afterwards.
-    return [t.detach().to("cpu", copy=True) for t in outs]
+    # On a GPU it stays there and travels by IPC handle (ipc.py).
+    return [t.detach().to(device, memory_format=torch.contiguous_format, copy=True)
+            for t in outs]
 
 
 def _aliases(outs, inputs) -> bool:
@@ -191,10 +200,19 @@ class _ThreadWatch:
         self.active = False
 
 
-def _send(fd: int, report: dict, outputs: list) -> None:
-    """One framed message: magic, then report JSON and outputs, each length-prefixed."""
+def _send(fd: int, report: dict, outputs: list, gpu: bool) -> None:
+    """One framed message: magic, then report JSON and outputs, each length-prefixed. The
+    outputs are torch.save bytes, or on a GPU a JSON list of IPC handles (ipc.py)."""
     buffer = io.BytesIO()
-    _save({"outputs": outputs}, buffer)
+    if gpu:
+        try:
+            torch.cuda.synchronize()
+            buffer.write(_dumps([[_export(t) for t in case] for case in outputs]).encode())
+        except Exception as e:  # a broken CUDA context: report that, not a lost message
+            report["error"] = report["error"] or {"type": type(e).__name__, "message": str(e),
+                                                  "traceback": _trim(traceback.format_exc())}
+    else:
+        _save({"outputs": outputs}, buffer)
     body = _dumps(report).encode()
     for chunk in (MAGIC, struct.pack("<Q", len(body)), body,
                   struct.pack("<Q", buffer.getbuffer().nbytes), buffer.getbuffer()):

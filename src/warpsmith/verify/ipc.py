@@ -1,0 +1,152 @@
+"""GPU outputs from the candidate's process to the trusted one through CUDA IPC handles.
+
+Copying GPU-shape outputs to the host, through a pipe and back to the GPU cost ~12 s per
+candidate on the H200 (docs/benchmarks/verifier.md). Instead the worker exports each output's
+device allocation as an IPC handle and waits; the trusted process maps it, copies it on the
+device, and unmaps it, while the worker is still blocked. Everything the worker sends is
+untrusted data: the trusted side decides shapes and dtypes from its own reference, and checks
+the claimed offset against the real size of the mapped allocation, so a lying worker can make
+its own verdict fail but cannot make the trusted process read outside what it mapped.
+
+This talks to the CUDA driver API (libcuda) directly so that the trusted side never runs
+torch's IPC rebuild code on data that came from the candidate.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+
+import torch
+
+CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS = 1
+
+
+class _Handle(ctypes.Structure):
+    _fields_ = [("reserved", ctypes.c_char * 64)]
+
+
+@functools.cache
+def _driver() -> ctypes.CDLL:
+    lib = ctypes.CDLL("libcuda.so.1")
+    for name in ("cuMemGetAddressRange_v2", "cuIpcGetMemHandle", "cuIpcOpenMemHandle_v2",
+                 "cuIpcCloseMemHandle"):
+        getattr(lib, name).restype = ctypes.c_int
+    return lib
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        raise RuntimeError(f"{what} failed with CUDA driver error {result}")
+
+
+def _range(ptr: int) -> tuple[int, int]:
+    base, size = ctypes.c_uint64(), ctypes.c_size_t()
+    _check(_driver().cuMemGetAddressRange_v2(ctypes.byref(base), ctypes.byref(size),
+                                             ctypes.c_uint64(ptr)), "cuMemGetAddressRange")
+    return base.value, size.value
+
+
+def export(tensor: torch.Tensor) -> dict:
+    """Worker side: a handle to the allocation holding this (contiguous) tensor."""
+    tensor = tensor.contiguous()
+    ptr = tensor.data_ptr()
+    if tensor.numel() == 0:
+        return {"handle": "", "offset": 0, "shape": list(tensor.shape),
+                "dtype": str(tensor.dtype).removeprefix("torch.")}
+    base, _ = _range(ptr)
+    handle = _Handle()
+    _check(_driver().cuIpcGetMemHandle(ctypes.byref(handle), ctypes.c_uint64(base)),
+           "cuIpcGetMemHandle")
+    return {"handle": ctypes.string_at(ctypes.byref(handle), 64).hex(), "offset": ptr - base,
+            "shape": list(tensor.shape), "dtype": str(tensor.dtype).removeprefix("torch.")}
+
+
+class _Bytes:
+    """A device range as a uint8 array, through the CUDA array interface."""
+
+    def __init__(self, ptr: int, nbytes: int):
+        self.__cuda_array_interface__ = {"shape": (nbytes,), "typestr": "|u1",
+                                         "data": (ptr, False), "version": 3, "strides": None}
+
+
+class Mapped:
+    """Trusted side: opens each distinct handle once, copies views out, closes on exit."""
+
+    def __init__(self):
+        self.open: dict[str, tuple[int, int]] = {}  # handle -> (mapped pointer, size)
+
+    def __enter__(self):
+        torch.zeros(1, device="cuda")  # makes torch's context current on this thread
+        return self
+
+    def __exit__(self, *exc):
+        torch.cuda.synchronize()
+        for ptr, _ in self.open.values():
+            _driver().cuIpcCloseMemHandle(ctypes.c_uint64(ptr))
+        self.open.clear()
+
+    def copy(self, entry: dict, shape: tuple[int, ...], dtype: torch.dtype) -> torch.Tensor:
+        """A copy of the exported tensor read as `shape` and `dtype` (ours, not the worker's);
+        ValueError when the entry does not describe that much memory inside its allocation."""
+        nbytes = torch.Size(shape).numel() * dtype.itemsize
+        if nbytes == 0:
+            return torch.empty(shape, dtype=dtype, device="cuda")
+        handle, offset = entry.get("handle"), entry.get("offset")
+        if not isinstance(handle, str) or len(handle) != 128 or not isinstance(offset, int):
+            raise ValueError("malformed IPC entry")
+        ptr, size = self._open(handle)
+        if offset < 0 or offset + nbytes > size:
+            raise ValueError(f"the output claims bytes {offset}..{offset + nbytes} of an "
+                             f"allocation of {size}")
+        raw = torch.as_tensor(_Bytes(ptr + offset, nbytes), device="cuda")
+        return raw.clone().view(dtype).reshape(shape)
+
+    def _open(self, handle_hex: str) -> tuple[int, int]:
+        if handle_hex not in self.open:
+            handle = _Handle()
+            ctypes.memmove(ctypes.byref(handle), bytes.fromhex(handle_hex), 64)
+            ptr = ctypes.c_uint64()
+            _check(_driver().cuIpcOpenMemHandle_v2(ctypes.byref(ptr), handle,
+                                                   CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS),
+                   "cuIpcOpenMemHandle")
+            base, size = _range(ptr.value)
+            self.open[handle_hex] = (ptr.value, size - (ptr.value - base))
+        return self.open[handle_hex]
+
+
+def read_manifest(data: bytes, expected: list[list[torch.Tensor]]) -> list[list[torch.Tensor]]:
+    """The worker's outputs, one list per checked call, copied onto our device. `expected`
+    holds the reference outputs: an entry that claims another shape or dtype comes back as a
+    meta tensor of that shape and dtype (the comparison reports the mismatch); anything
+    malformed raises ValueError."""
+    import json
+
+    calls = json.loads(data)
+    if not isinstance(calls, list) or len(calls) != len(expected):
+        raise ValueError("not one list of outputs per call")
+    with Mapped() as mapped:
+        return [[_read_entry(mapped, entry, ref) for entry, ref in zip(call, refs, strict=True)]
+                if len(call) == len(refs) else [_claimed(entry) for entry in call]
+                for call, refs in zip(_lists(calls), expected, strict=True)]
+
+
+def _lists(calls: list) -> list[list[dict]]:
+    if not all(isinstance(c, list) and all(isinstance(e, dict) for e in c) for c in calls):
+        raise ValueError("an output entry is not a dict")
+    return calls
+
+
+def _read_entry(mapped: Mapped, entry: dict, ref: torch.Tensor) -> torch.Tensor:
+    claimed = _claimed(entry)
+    if claimed.shape != ref.shape or claimed.dtype != ref.dtype:
+        return claimed
+    return mapped.copy(entry, tuple(ref.shape), ref.dtype)
+
+
+def _claimed(entry: dict) -> torch.Tensor:
+    shape, dtype = entry.get("shape"), getattr(torch, str(entry.get("dtype")), None)
+    if not isinstance(dtype, torch.dtype) or not isinstance(shape, list) or len(shape) > 16 \
+            or not all(isinstance(n, int) and 0 <= n < 2**40 for n in shape):
+        raise ValueError("an output entry has no valid shape and dtype")
+    return torch.empty(shape, dtype=dtype, device="meta")
