@@ -29,11 +29,14 @@ from warpsmith.tasks import build, resolve_task  # noqa: E402
 from warpsmith.verify.pipeline import verify  # noqa: E402
 
 GOOD = ROOT / "tests" / "kernels" / "good"
+GPU_ONLY = ROOT / "tests" / "kernels" / "gpu"
 
 
-def candidates(tasks: list[str]) -> list[tuple[str, Path]]:
+def candidates(tasks: list[str], cuda: bool) -> list[tuple[str, Path]]:
+    """Honest Triton candidates for the tasks; with cuda, the honest CUDA C++ ones instead."""
     found = []
-    for path in sorted(GOOD.glob("*.py")):
+    paths = sorted(GPU_ONLY.glob("*_cuda_*.py")) if cuda else sorted(GOOD.glob("*.py"))
+    for path in paths:
         task = re.search(r"^# task: (\S+)", path.read_text(), re.MULTILINE).group(1)
         if not tasks or task.split("/")[-1] in tasks:
             found.append((task, path))
@@ -71,8 +74,8 @@ def _mean_event_ms(fn, inputs, trials: int) -> float:
     return statistics.mean(times)
 
 
-def run_one(task: str, path: Path, repeats: int, save) -> dict:
-    kb = [kernelbench_style(task, path) for _ in range(repeats)]
+def run_one(task: str, path: Path, repeats: int, save, kb_style: bool = True) -> dict:
+    kb = [kernelbench_style(task, path) for _ in range(repeats)] if kb_style else []
     result = {"task": task, "candidate": path.name, "runs": [], "kernelbench_speedups": kb}
     rows = result["runs"]
     for _ in range(repeats):
@@ -95,8 +98,8 @@ def spread(values) -> float | None:
     return max(values) / min(values) if values else None
 
 
-STAGES = ("reference", "candidate_process", "setup", "inputs", "correctness", "save_outputs",
-          "timing", "compare")
+STAGES = ("reference", "candidate_process", "inputs", "import", "correctness", "timing",
+          "collect", "compare")
 
 
 def markdown(results: list[dict], gpu: str) -> str:
@@ -115,7 +118,7 @@ def markdown(results: list[dict], gpu: str) -> str:
             f"{_f(rf and statistics.median(rf), '.0%')} | {_f(spread(sp), '.3f')} | "
             f"{_f(spread(r['kernelbench_speedups']), '.3f')} |")
     lines += ["", "Wall time per candidate, medians in seconds (candidate_process contains "
-              "setup … save_outputs; the rest of it is Python, torch and CUDA start-up):", "",
+              "inputs … collect; the rest of it is Python, torch and CUDA start-up):", "",
               "| task | wall | " + " | ".join(STAGES) + " |",
               "|---|---|" + "---|" * len(STAGES)]
     for r in results:
@@ -135,6 +138,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--tasks", default="", help="comma-separated level-1 task names")
+    parser.add_argument("--cuda", action="store_true",
+                        help="the honest CUDA C++ candidates (load_inline, NVRTC) instead; "
+                             "no KernelBench-style column")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     results = []
@@ -144,8 +150,8 @@ def main() -> None:
         (args.out / "results.json").write_text(json.dumps(done, indent=1))
         (args.out / "results.md").write_text(markdown(done, torch.cuda.get_device_name()))
 
-    for task, path in candidates([t for t in args.tasks.split(",") if t]):
-        results.append(run_one(task, path, args.repeats, save))
+    for task, path in candidates([t for t in args.tasks.split(",") if t], args.cuda):
+        results.append(run_one(task, path, args.repeats, save, kb_style=not args.cuda))
     print(markdown(results, torch.cuda.get_device_name()))
 
 

@@ -68,3 +68,12 @@ def test_thorough_profile_checks_more_cases_including_heavy_tails():
     assert thorough.status == "passed", thorough.feedback
     assert len(thorough.cases) > len(quick.cases)
     assert any(c.variant == "heavy" for c in thorough.cases)
+
+
+@pytest.mark.parametrize("path", corpus("gpu"), ids=lambda p: p.stem)
+def test_gpu_only_candidate_never_passes_on_the_cpu(path):
+    """CUDA C++ needs a GPU; the GPU-only exploits fail or are caught here too."""
+    verdict = verify(header(path, "task"), path, device="cpu", profile=TEST_PROFILE)
+    assert verdict.status != "passed", verdict.feedback
+    if "_cuda_" in path.stem:
+        assert verdict.status == "needs_gpu", verdict.feedback

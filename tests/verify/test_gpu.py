@@ -23,3 +23,16 @@ def test_honest_candidate_passes_and_is_timed_on_the_gpu(path):
 def test_redteam_candidate_is_caught_on_the_gpu(path):
     v = verify(header(path, "task"), path, device="cuda")
     assert v.status != "passed", f"exploit {header(path, 'exploit')} passed on the GPU"
+
+
+@pytest.mark.parametrize("path", corpus("gpu"), ids=lambda p: p.stem)
+def test_gpu_only_candidate_gets_its_declared_status(path):
+    """tests/kernels/gpu: CUDA C++ candidates (load_inline, NVRTC) and GPU-only exploits."""
+    v = verify(header(path, "task"), path, device="cuda")
+    expect = header(path, "expect")
+    if expect == "passed":
+        assert v.status == "passed", v.feedback
+        assert v.kernels_launched, "the profiler saw none of the candidate's kernels"
+    else:
+        assert v.status != "passed", f"exploit {header(path, 'exploit')} passed on the GPU"
+        assert expect == "caught" or v.status == expect, v.feedback

@@ -30,7 +30,8 @@ class CompileResult:
 
 def extract_sources(source: str) -> list[CudaSource]:
     """String literals passed as `cuda_sources=` to load_inline, or as the code of a CuPy
-    RawKernel/RawModule, resolving module-level names bound to string constants."""
+    RawKernel/RawModule or to torch.cuda._compile_kernel (NVRTC), resolving module-level names
+    bound to string constants."""
     tree = ast.parse(source)
     constants = _string_constants(tree)
     found = []
@@ -41,7 +42,7 @@ def extract_sources(source: str) -> list[CudaSource]:
         if name.endswith("load_inline"):
             value = next((k.value for k in node.keywords if k.arg == "cuda_sources"), None)
             found += [CudaSource(s, True) for s in _strings(value, constants)]
-        elif name.endswith(("RawKernel", "RawModule")) and node.args:
+        elif name.endswith(("RawKernel", "RawModule", "compile_kernel")) and node.args:
             found += [CudaSource(s, False) for s in _strings(node.args[0], constants)]
     return found
 

@@ -18,6 +18,13 @@ class GPUSpec:
     vector_tflops: float  # fp32 rate without tensor cores (pointwise, strict fp32 products)
     source: str
     datasheet: GPUSpec | None = None  # peak figures where `self` holds measured ones
+    # For prompts' hardware cards; None where not known, never guessed.
+    arch: str = ""  # CUDA compute capability, e.g. "sm_90"
+    sms: int | None = None
+    smem_per_sm_kb: int | None = None  # shared memory per SM
+    smem_per_block_kb: int | None = None  # the most one block can opt in to
+    l2_mb: int | None = None
+    memory_gb: int | None = None
 
 
 # Dense (not sparse) rates. H200 holds figures measured on our machine (shared/MEASURED.md:
@@ -26,17 +33,24 @@ class GPUSpec:
 # peak floor is a hard bound. The others are datasheet figures, optimistic for real kernels.
 GPUS = {
     "A100": GPUSpec("A100", 2.039, {"float16": 312, "bfloat16": 312, "tf32": 156}, 19.5,
-                    "datasheet, A100 SXM4 80GB"),
+                    "datasheet, A100 SXM4 80GB", arch="sm_80", sms=108, smem_per_sm_kb=164,
+                    smem_per_block_kb=163, l2_mb=40, memory_gb=80),
     "H100": GPUSpec("H100", 3.35, {"float16": 989, "bfloat16": 989, "tf32": 494}, 67.0,
-                    "datasheet, H100 SXM5 80GB"),
+                    "datasheet, H100 SXM5 80GB", arch="sm_90", sms=132, smem_per_sm_kb=228,
+                    smem_per_block_kb=227, l2_mb=50, memory_gb=80),
     "H200": GPUSpec("H200", 4.22, {"float16": 701, "bfloat16": 701, "tf32": 363}, 51.0,
                     "measured on our H200: 1 GiB copy, 8192^3 matmuls (2026-11-30)",
                     GPUSpec("H200", 4.8, {"float16": 989, "bfloat16": 989, "tf32": 494}, 67.0,
-                            "datasheet, H200 SXM 141GB")),
+                            "datasheet, H200 SXM 141GB"),
+                    # SMs and L2 as torch reports them on our H200 (shared/MEASURED.md)
+                    arch="sm_90", sms=132, smem_per_sm_kb=228, smem_per_block_kb=227,
+                    l2_mb=60, memory_gb=141),
     "L40S": GPUSpec("L40S", 0.864, {"float16": 362, "bfloat16": 362, "tf32": 183}, 91.6,
-                    "datasheet, L40S"),
+                    "datasheet, L40S", arch="sm_89", sms=142, smem_per_sm_kb=100,
+                    smem_per_block_kb=99, l2_mb=96, memory_gb=48),
     "B200": GPUSpec("B200", 8.0, {"float16": 2250, "bfloat16": 2250, "tf32": 1100}, 75.0,
-                    "datasheet, HGX B200 per GPU"),
+                    "datasheet, HGX B200 per GPU", arch="sm_100", sms=148, smem_per_sm_kb=228,
+                    smem_per_block_kb=227, memory_gb=180),
 }
 DEFAULT_GPU = "H200"
 

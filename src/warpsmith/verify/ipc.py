@@ -15,29 +15,17 @@ torch's IPC rebuild code on data that came from the candidate.
 from __future__ import annotations
 
 import ctypes
-import functools
 
 import torch
+
+from .cudadriver import check as _check
+from .cudadriver import driver as _driver
 
 CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS = 1
 
 
 class _Handle(ctypes.Structure):
     _fields_ = [("reserved", ctypes.c_char * 64)]
-
-
-@functools.cache
-def _driver() -> ctypes.CDLL:
-    lib = ctypes.CDLL("libcuda.so.1")
-    for name in ("cuMemGetAddressRange_v2", "cuIpcGetMemHandle", "cuIpcOpenMemHandle_v2",
-                 "cuIpcCloseMemHandle"):
-        getattr(lib, name).restype = ctypes.c_int
-    return lib
-
-
-def _check(result: int, what: str) -> None:
-    if result != 0:
-        raise RuntimeError(f"{what} failed with CUDA driver error {result}")
 
 
 def _range(ptr: int) -> tuple[int, int]:

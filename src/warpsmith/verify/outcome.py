@@ -12,7 +12,7 @@ COMPILE_ERRORS = ("CompilationError", "SyntaxError", "ImportError", "ModuleNotFo
 
 
 REPORT_LISTS = ("kernels", "threads_started", "forbidden_ops", "inputs_modified", "aliased",
-                "bad_outputs", "poison_off")
+                "bad_outputs", "poison_off", "gpu_kernels", "tampered")
 
 
 def interpret_outcome(outcome: Outcome, base: Verdict, cases: int) -> Verdict | None:
@@ -61,7 +61,15 @@ def report_problem(report: dict, cases: int) -> str:
     if not all(isinstance(ops, list) and all(isinstance(o, str) for o in ops)
                for ops in report["forbidden_ops"]):
         return "forbidden_ops entries are not lists of names"
+    if not all(isinstance(call, list) and all(_is_timed_kernel(k) for k in call)
+               for call in report["gpu_kernels"]):
+        return "gpu_kernels entries are not [name, microseconds] pairs"
     return ""
+
+
+def _is_timed_kernel(entry) -> bool:
+    return isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str) \
+        and isinstance(entry[1], int | float) and entry[1] >= 0
 
 
 def _is_launch(entry) -> bool:

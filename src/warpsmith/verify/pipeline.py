@@ -27,7 +27,7 @@ from ..tasks.counting import count_cost
 from ..tasks.gpus import roofline_floor
 from ..tasks.suite import resolve_task
 from ..types import CaseResult, Task, Verdict
-from . import ipc, static
+from . import gpukernels, ipc, static
 from .correctness import compare
 from .feedback import feedback_text
 from .gates import apply_gates
@@ -35,7 +35,7 @@ from .outcome import interpret_outcome
 from .reference import Prepared, checked, prepare
 from .sandbox import run_worker
 
-VERIFIER_VERSION = "1"
+VERIFIER_VERSION = "2"
 
 
 def verify(task: Task | str, candidate: Path | str, device: str | None = None,
@@ -143,7 +143,8 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
                 "the outputs that came back are not one list of tensors per call",))
         results = _compare_all(outcome.collected, prepared, task)
         stages["compare"] = time.perf_counter() - start
-        verdict = _correctness_verdict(base, outcome.report, results)
+        names = gpukernels.kernel_names(candidate.read_text())
+        verdict = _correctness_verdict(base, outcome.report, results, names)
         return _with_timing(verdict, outcome.report, task, prepared)
     finally:
         shutil.rmtree(job_dir, ignore_errors=True)
@@ -203,11 +204,14 @@ def _compare_all(got: list[list], prepared: Prepared, task: Task) -> list[CaseRe
     return results
 
 
-def _correctness_verdict(base, report, results) -> Verdict:
+def _correctness_verdict(base, report, results, names: set[str]) -> Verdict:
     kernels = tuple(dict.fromkeys(name for launches in report["kernels"]
                                   for name, own in launches if own))
+    if base.device == "cuda":  # what the profiler saw execute, in any language
+        kernels = tuple(dict.fromkeys(k for call in report["gpu_kernels"] for k, _ in call
+                                      if gpukernels.is_own(k, names)))
     base = replace(base, cases=tuple(results), kernels_launched=kernels)
-    problems = _dynamic_problems(report)
+    problems = _dynamic_problems(report, names if base.device == "cuda" else None)
     if problems:
         return replace(base, status="rejected", reasons=tuple(p for _, p in problems),
                        rules=tuple(dict.fromkeys(r for r, _ in problems)))
@@ -222,13 +226,13 @@ def _correctness_verdict(base, report, results) -> Verdict:
     return replace(base, status="passed", correct=True)
 
 
-def _dynamic_problems(report: dict) -> list[tuple[str, str]]:
-    problems = []
-    for i, launches in enumerate(report["kernels"]):
-        if not any(own for _, own in launches):
-            problems.append(("no-kernel-ran", f"call {i}: none of the candidate's own Triton "
-                                              "kernels ran; the work was done elsewhere"))
-            break
+def _dynamic_problems(report: dict, gpu_names: set[str] | None) -> list[tuple[str, str]]:
+    """gpu_names: the candidate's kernel names on a GPU, where the profiler's record of what
+    executed replaces the Triton launch hook's record of what was launched."""
+    if gpu_names is not None:
+        problems = gpukernels.problems(report["gpu_kernels"], gpu_names, len(report["kernels"]))
+    else:
+        problems = _launch_problems(report["kernels"])
     forbidden = sorted({op for ops in report.get("forbidden_ops", []) for op in ops})
     if forbidden:
         problems.append(("forbidden-op", "forward ran PyTorch compute ops the task does not "
@@ -242,9 +246,20 @@ def _dynamic_problems(report: dict) -> list[tuple[str, str]]:
     if report["poison_off"]:
         problems.append(("poison-disabled", "forward switched off the NaN fill of fresh "
                                             "memory (deterministic algorithms)"))
+    if report.get("tampered"):
+        problems.append(("harness-tampered", "the candidate replaced functions the verifier "
+                         f"relies on: {', '.join(sorted(set(map(str, report['tampered'])))[:5])}"))
     if report.get("aliased"):
         problems.append(("output-aliases-input", "an output shares memory with an input"))
     return problems
+
+
+def _launch_problems(calls: list) -> list[tuple[str, str]]:
+    for i, launches in enumerate(calls):
+        if not any(own for _, own in launches):
+            return [("no-kernel-ran", f"call {i}: none of the candidate's own Triton kernels "
+                                      "ran; the work was done elsewhere")]
+    return []
 
 
 def _with_timing(verdict: Verdict, report: dict, task: Task, prepared: Prepared) -> Verdict:

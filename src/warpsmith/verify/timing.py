@@ -17,6 +17,7 @@ import torch
 from torch.utils._pytree import tree_leaves
 
 from ..types import Floor, Timing
+from .cudadriver import reset_persisting_l2
 
 L2_FLUSH_BYTES = 256 << 20  # several times any current L2 (H200: 60 MB)
 
@@ -105,6 +106,7 @@ def _warm_up(fn, pool, seconds: float) -> None:
 
 
 def _timed_call(fn, inputs, flush: torch.Tensor) -> tuple[float, object]:
+    reset_persisting_l2()
     flush.zero_()
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     start.record()

@@ -10,6 +10,7 @@ It never sees the expected outputs and never decides a verdict; the trusted proc
 from __future__ import annotations
 
 import _thread
+import contextlib
 import importlib.util
 import io
 import json
@@ -27,7 +28,9 @@ from torch.utils._pytree import tree_leaves
 
 from ..tasks.loader import load_task
 from ..types import Shape
+from . import integrity
 from .dispatch import OpGuard
+from .gpukernels import GpuKernels
 from .ipc import export as _export
 from .launches import LaunchLog
 from .reference import case_inputs
@@ -41,7 +44,8 @@ MAGIC = b"WSR1"
 def main(job_dir: str, fd: int) -> None:
     report = {"stage": "setup", "error": None, "kernels": [], "threads_started": [],
               "forbidden_ops": [], "inputs_modified": [], "aliased": [], "bad_outputs": [],
-              "poison_off": [], "stage_seconds": {}}
+              "poison_off": [], "gpu_kernels": [], "tampered": [],
+              "stage_seconds": {}}
     outputs: list = []
     job: dict = {}
     try:
@@ -79,6 +83,7 @@ def run(job: dict, report: dict, outputs: list) -> None:
     log = LaunchLog(job["candidate"])
     log.install()
     threads = _ThreadWatch()
+    watched = integrity.snapshot()
     report["stage"] = "import"
     start = time.perf_counter()
     module = _import_candidate(job["candidate"])
@@ -91,6 +96,7 @@ def run(job: dict, report: dict, outputs: list) -> None:
     outputs += [_run_case(models[c["shape"]], c, i, guards, report, device)
                 for i, c in enumerate(data["cases"]) if c["variant"] != "timing"]
     report["stage_seconds"]["correctness"] = time.perf_counter() - start
+    report["tampered"] += integrity.changed(watched)
     if job.get("timing"):
         from .timing import time_candidate
 
@@ -98,6 +104,7 @@ def run(job: dict, report: dict, outputs: list) -> None:
         start = time.perf_counter()
         torch.use_deterministic_algorithms(False)  # no NaN fills inside timed calls
         report["timing"] = time_candidate(job, models, data, module_task=job["task"])
+        report["tampered"] += integrity.changed(watched)
         report["stage_seconds"]["timing"] = time.perf_counter() - start
 
 
@@ -133,10 +140,15 @@ def _run_case(model, case: dict, index: int, guards, report: dict, device):
     before = [x.clone() if isinstance(x, torch.Tensor) else x for x in inputs]
     _poison_fresh_memory()
     log.take()
-    with torch.no_grad(), OpGuard(allowed) as ops, threads:
-        out = model(*inputs)
+    with _profiled(device) as gpu:
+        with torch.no_grad(), OpGuard(allowed) as ops, threads:
+            out = model(*inputs)
+        # Copied on the caller's stream before any device-wide sync, as the next op of a real
+        # model would read it: work left on a side stream nobody waited for is caught (E23).
+        held = [t.clone() if type(t) is torch.Tensor else t for t in tree_leaves(out)]
     if device.type == "cuda":
         torch.cuda.synchronize()
+        report["gpu_kernels"].append(gpu.kernels)
     report["kernels"].append(log.take())
     report["forbidden_ops"].append(sorted(ops.forbidden))
     report["threads_started"].append(threads.started)
@@ -152,10 +164,14 @@ def _run_case(model, case: dict, index: int, guards, report: dict, device):
         report["inputs_modified"].append(index)
     if _aliases(outs, inputs):
         report["aliased"].append(index)
-    # A copy now: a later call must not be able to fill in this call's output afterwards.
-    # On a GPU it stays there and travels by IPC handle (ipc.py).
-    return [t.detach().to(device, memory_format=torch.contiguous_format, copy=True)
-            for t in outs]
+    # Held copies: a later call must not be able to fill in this call's output afterwards.
+    # On a GPU they stay there and travel by IPC handle (ipc.py).
+    return [h.to(device).contiguous() for h, t in zip(held, leaves, strict=True)
+            if type(t) is torch.Tensor]
+
+
+def _profiled(device: torch.device):
+    return GpuKernels() if device.type == "cuda" else contextlib.nullcontext()
 
 
 def _aliases(outs, inputs) -> bool:

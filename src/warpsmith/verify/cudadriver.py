@@ -1,0 +1,32 @@
+"""The few CUDA driver calls the verifier makes itself, through libcuda (ctypes): the trusted
+side must not run torch's IPC rebuild code on data from the candidate (ipc.py), and torch has
+no API for the persisting-L2 state that a candidate can leave behind (timing.py, E31)."""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+
+CU_LIMIT_PERSISTING_L2_CACHE_SIZE = 0x06
+
+
+@functools.cache
+def driver() -> ctypes.CDLL:
+    lib = ctypes.CDLL("libcuda.so.1")
+    for name in ("cuMemGetAddressRange_v2", "cuIpcGetMemHandle", "cuIpcOpenMemHandle_v2",
+                 "cuIpcCloseMemHandle", "cuCtxResetPersistingL2Cache", "cuCtxSetLimit"):
+        getattr(lib, name).restype = ctypes.c_int
+    return lib
+
+
+def check(result: int, what: str) -> None:
+    if result != 0:
+        raise RuntimeError(f"{what} failed with CUDA driver error {result}")
+
+
+def reset_persisting_l2() -> None:
+    """No persisting-L2 lines may survive into a timed call (an access-policy window set by a
+    candidate would otherwise make its data look like it came from HBM)."""
+    check(driver().cuCtxSetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, ctypes.c_size_t(0)),
+          "cuCtxSetLimit(persisting L2 = 0)")
+    check(driver().cuCtxResetPersistingL2Cache(), "cuCtxResetPersistingL2Cache")

@@ -1,0 +1,83 @@
+"""Which GPU kernels executed during a call, and for how long, from the CUDA profiler (CUPTI
+through torch.profiler). Triton's launch hook (launches.py) sees launches that were asked for;
+this sees kernels that ran, in any language: a launch with an empty grid or an invalid
+configuration leaves no trace here (E08), and a CUDA C++ kernel is seen like a Triton one.
+
+The worker records; the trusted process decides (`problems`), knowing the candidate's kernel
+names from its source. Like every in-process record it could be forged by a candidate that
+breaks the static rules; the verdict says so (docs/verifier.md).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+import torch
+
+# Not work a candidate can be credited or blamed for: the verifier's own output copies and
+# the NaN fill of fresh allocations (the poison), and plain copies/fills.
+NEUTRAL = ("Memcpy", "Memset", "FillFunctor")
+# Library kernels whose names a candidate could imitate: never the candidate's own.
+LIBRARY = ("at::", "c10::", "cublas", "cudnn", "cutlass", "xmma", "nvjet", "cub::")
+MIN_OWN_SHARE = 0.5
+
+
+class GpuKernels:
+    """Context manager: .kernels is [[name, microseconds], ...] for the block it wrapped."""
+
+    def __init__(self):
+        self.kernels: list[list] = []
+
+    def __enter__(self):
+        from torch.profiler import ProfilerActivity, profile
+
+        self._prof = profile(activities=[ProfilerActivity.CUDA])
+        self._prof.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        torch.cuda.synchronize()
+        self._prof.__exit__(*exc)
+        from torch.autograd import DeviceType
+
+        self.kernels = [[e.name, float(e.time_range.elapsed_us())] for e in self._prof.events()
+                        if e.device_type == DeviceType.CUDA]
+        return False
+
+
+def kernel_names(source: str) -> set[str]:
+    """The kernels a candidate defines: @jit functions and CUDA `__global__` functions."""
+    bounds = r"(?:__launch_bounds__\s*\([^)]*\)\s*)?"
+    names = set(re.findall(rf"__global__\s+{bounds}void\s+{bounds}(\w+)", source))
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef) and any(
+                "jit" in ast.unparse(d) for d in node.decorator_list):
+            names.add(node.name)
+    return names
+
+
+def is_own(kernel: str, names: set[str]) -> bool:
+    if any(lib in kernel for lib in LIBRARY):
+        return False
+    return any(re.search(rf"(?<![\w:]){re.escape(n)}(?!\w)", kernel) for n in names)
+
+
+def problems(calls: list[list[list]], names: set[str], expected: int) -> list[tuple[str, str]]:
+    """Rule violations over the profiled calls: a call without a record, none of the
+    candidate's kernels executed, or they carried less than half of the GPU time."""
+    if len(calls) != expected:
+        return [("no-kernel-ran", f"the profiler recorded {len(calls)} calls of {expected}")]
+    for i, kernels in enumerate(calls):
+        timed = [(k, us) for k, us in kernels if not any(n in k for n in NEUTRAL)]
+        own = sum(us for k, us in timed if is_own(k, names))
+        total = sum(us for _, us in timed)
+        if not any(is_own(k, names) for k, _ in kernels):
+            seen = ", ".join(sorted({k[:60] for k, _ in timed})[:4]) or "none"
+            return [("no-kernel-ran", f"call {i}: none of the candidate's own kernels executed "
+                                      f"on the GPU (kernels seen: {seen})")]
+        if total > 0 and own / total < MIN_OWN_SHARE:
+            return [("kernel-time-share", f"call {i}: the candidate's kernels carried "
+                                          f"{own / total:.0%} of the GPU time; the rest ran in "
+                                          "other kernels")]
+    return []
