@@ -33,6 +33,8 @@ PER_INPUT_ELEMENT = {
     "nll_loss_forward": 1, "nll_loss2d_forward": 1, "mse_loss": 3, "huber_loss": 4,
     "smooth_l1_loss": 4, "binary_cross_entropy": 6, "kl_div": 4, "_cdist_forward": 3,
     "topk": 1, "sort": 1, "max": 1, "min": 1, "argmax": 1, "argmin": 1, "aminmax": 2,
+    # pointwise, but not tagged so in torch 2.11 (found uncounted on the GPU machine)
+    "leaky_relu": 1,
 }
 # Pooling costs one FLOP per window element: kernel area times output elements.
 POOLING = {"max_pool2d_with_indices", "avg_pool2d", "max_pool1d", "avg_pool1d",

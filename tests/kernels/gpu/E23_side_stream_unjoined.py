@@ -1,8 +1,10 @@
 # task: level1/relu
-# expect: caught
+# expect: timed-honestly
 # exploit: E23
 # The work runs on a side stream the caller's stream never waits for: an event on the current
 # stream would end before the kernel does, and a consumer could read an unfinished output.
+# Timing must count the side stream's five passes (a device-wide sync before the end event):
+# either the verdict fails, or its speedup shows the whole work (well under 0.5× eager).
 import torch
 import torch.nn as nn
 import triton
