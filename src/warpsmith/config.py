@@ -64,3 +64,42 @@ def worker_environment(device: str) -> dict[str, str]:
         env["CUDA_VISIBLE_DEVICES"] = ""
     env["PYTHONUNBUFFERED"] = "1"
     return env
+
+
+# LLM providers. Keys come from the variables each vendor's own tools read, so a user who has
+# used the SDK before needs to set nothing new.
+
+def openai_api_key() -> str | None:
+    return os.environ.get("OPENAI_API_KEY") or None
+
+
+def openai_base_url() -> str | None:
+    """None lets the SDK use api.openai.com; set OPENAI_BASE_URL for a proxy or a test server."""
+    return os.environ.get("OPENAI_BASE_URL") or None
+
+
+def anthropic_api_key() -> str | None:
+    return os.environ.get("ANTHROPIC_API_KEY") or None
+
+
+def anthropic_base_url() -> str | None:
+    return os.environ.get("ANTHROPIC_BASE_URL") or None
+
+
+def openai_compat_api_key() -> str:
+    """Local servers (vLLM, Ollama, llama.cpp) ignore the key but the SDK insists on one."""
+    return (os.environ.get("WARPSMITH_OPENAI_COMPAT_KEY") or os.environ.get("OPENAI_API_KEY")
+            or "not-needed")
+
+
+def llm_prices_path() -> Path | None:
+    """A TOML or JSON file of prices overriding the built-in table: $WARPSMITH_PRICES."""
+    value = os.environ.get("WARPSMITH_PRICES")
+    return Path(value) if value else None
+
+
+def llm_cache_path() -> Path:
+    """The LLM response cache: $WARPSMITH_LLM_CACHE, else llm-cache.sqlite under home()."""
+    if os.environ.get("WARPSMITH_LLM_CACHE"):
+        return Path(os.environ["WARPSMITH_LLM_CACHE"])
+    return home() / "llm-cache.sqlite"
