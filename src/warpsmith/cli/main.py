@@ -8,6 +8,8 @@ import sys
 import click
 
 from ..errors import WarpsmithError
+from .optimize import optimize_command
+from .runs import runs_group
 from .tasks import tasks_group
 from .verify import verify_command
 
@@ -25,6 +27,8 @@ def cli(verbose: bool) -> None:
       warpsmith tasks list builtin         the built-in task suite
       warpsmith tasks show level1/softmax  one task: shapes, FLOPs, bytes, roofline floor
       warpsmith verify TASK CANDIDATE      prove a kernel correct (and time it on a GPU)
+      warpsmith optimize TASK --model SPEC ask a model for kernels, verify, keep the best
+      warpsmith runs list                  past optimize runs, what they found and cost
     """
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
@@ -32,6 +36,8 @@ def cli(verbose: bool) -> None:
 
 cli.add_command(tasks_group)
 cli.add_command(verify_command)
+cli.add_command(optimize_command)
+cli.add_command(runs_group)
 
 
 def main() -> None:

@@ -1,0 +1,150 @@
+"""`warpsmith optimize TASK --model SPEC --strategy NAME`."""
+
+from __future__ import annotations
+
+import json
+
+import click
+from rich.console import Console
+
+from ..config import PROFILES
+from ..errors import UsageError
+from ..search import STRATEGIES, Settings, optimize, parse_budget, resume
+from ..store import verdict_to_dict
+from ..store.runs import Attempt
+
+err = Console(stderr=True)
+
+
+@click.command("optimize")
+@click.argument("task", required=False)
+@click.option("--model", help="openai:MODEL, anthropic:MODEL, "
+              "openai-compatible:BASE_URL#MODEL (vLLM, SGLang, Ollama, …) or hf:PATH.")
+@click.option("--strategy", type=click.Choice(sorted(STRATEGIES)), default="refine",
+              show_default=True)
+@click.option("--budget", default=None, help="Limits, e.g. calls=20,usd=2,tokens=500k,wall=30m,"
+              "gpu=10m; the run stops cleanly at the first one reached.")
+@click.option("--samples", type=int, default=4, show_default=True,
+              help="best-of-n: samples drawn; refine: independent chains.")
+@click.option("--depth", type=int, default=4, show_default=True, help="refine: rounds per chain.")
+@click.option("--language", type=click.Choice(["triton", "cuda"]), default="triton",
+              show_default=True)
+@click.option("--device", type=click.Choice(["cpu", "cuda"]), default=None,
+              help="cuda when a GPU is present; cpu verifies with the Triton interpreter.")
+@click.option("--profile", type=click.Choice(sorted(PROFILES)), default="quick",
+              show_default=True)
+@click.option("--temperature", type=float, default=None)
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Where to write the best verified candidate [default: ./TASK_best.py].")
+@click.option("--resume", "resume_id", default=None,
+              help="Continue run RUN_ID: recorded attempts are replayed, not paid again.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object at the end.")
+def optimize_command(task, model, strategy, budget, samples, depth, language, device, profile,
+                     temperature, out, resume_id, as_json) -> int:
+    """Ask a model for kernels for TASK, verify every answer, keep the best.
+
+    \b
+    Exit codes: 0 a verified candidate was found, 1 none was, 2 bad usage.
+    Examples:
+      warpsmith optimize level1/relu --model openai:gpt-4.1 --strategy refine --budget usd=1
+      warpsmith optimize level1/relu --model openai-compatible:http://localhost:8000/v1#qwen
+      warpsmith optimize --resume 20261130-101500-a1b2c3 --budget calls=40
+    """
+    limits = parse_budget(budget) if budget else None
+    progress = _Progress(as_json)
+    try:
+        if resume_id:
+            result = resume(resume_id, on_attempt=progress.attempt, budget=limits)
+        else:
+            result = optimize(_task(task), _model(model), strategy, _settings(
+                language, device, profile, temperature, samples, depth), limits or
+                parse_budget(None), out, on_attempt=progress.attempt, on_start=progress.start)
+    except KeyboardInterrupt:
+        err.print(f"interrupted; continue with: warpsmith optimize --resume {progress.run_id}")
+        return 1
+    _report(result, as_json)
+    return 0 if result.best else 1
+
+
+def _task(task: str | None) -> str:
+    if not task:
+        raise UsageError("give a TASK (e.g. level1/relu) or --resume RUN_ID")
+    return task
+
+
+def _model(model: str | None) -> str:
+    if not model:
+        raise UsageError("give --model SPEC, e.g. openai:gpt-4.1, anthropic:claude-sonnet-4-5 or "
+                         "openai-compatible:http://localhost:8000/v1#MODEL (an offline generator "
+                         "that needs no model is not built yet)")
+    return model
+
+
+def _settings(language, device, profile, temperature, samples, depth) -> Settings:
+    import torch
+
+    device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+    return Settings(language=language, device=device, profile=profile, temperature=temperature,
+                    samples=samples, depth=depth)
+
+
+class _Progress:
+    """One line per attempt on stderr: what it got, the best so far, the spend."""
+
+    def __init__(self, quiet: bool):
+        self.quiet, self.run_id, self.best, self.count = quiet, None, None, 0
+        self.usd, self.calls = 0.0, 0
+
+    def start(self, run_id: str) -> None:
+        self.run_id = run_id
+        if not self.quiet:
+            err.print(f"run {run_id}", highlight=False)
+
+    def attempt(self, a: Attempt) -> None:
+        self.run_id, self.count = a.run_id, self.count + 1
+        self.calls += not a.replayed and not a.llm_cached
+        self.usd += (a.cost_usd or 0.0) if not a.llm_cached else 0.0
+        if a.passed and (self.best is None or (a.verdict.speedup_vs_eager or 0) >
+                         (self.best.verdict.speedup_vs_eager or 0)):
+            self.best = a
+        if not self.quiet:
+            err.print(f"#{self.count} chain {a.chain} round {a.depth}: {_outcome(a)}"
+                      f"{' (replayed)' if a.replayed else ''} | best: {_best(self.best)} | "
+                      f"calls {self.calls}, ${self.usd:.4f}", highlight=False)
+
+
+def _outcome(a: Attempt) -> str:
+    if a.verdict is None:
+        return f"[red]{a.status}[/red] {a.error or ''}"[:200]
+    v = a.verdict
+    if v.passed:
+        return f"[green]passed[/green] {_speed(v)}"
+    return f"[red]{v.status}[/red] {(v.reasons or ('',))[0][:120]}"
+
+
+def _best(a: Attempt | None) -> str:
+    return "none yet" if a is None else f"passed {_speed(a.verdict)}"
+
+
+def _speed(v) -> str:
+    return f"{v.speedup_vs_eager:.2f}x vs eager" if v.speedup_vs_eager else "(not timed)"
+
+
+def _report(result, as_json: bool) -> None:
+    best = result.best
+    if as_json:
+        click.echo(json.dumps({
+            "run_id": result.run_id, "status": result.status,
+            "best_candidate": str(result.best_path) if result.best_path else None,
+            "verdict": verdict_to_dict(best.verdict) if best else None,
+            "spend": result.spend, "stopped_by": result.stopped_by,
+            "attempts": result.attempts}))
+        return
+    stop = f"; budget reached ({result.stopped_by})" if result.stopped_by else ""
+    err.print(f"run {result.run_id}: {result.status}{stop}; {result.attempts} attempts; "
+              f"spend {result.spend}", highlight=False)
+    if result.best_path:
+        click.echo(f"best verified candidate: {result.best_path} ({_speed(best.verdict)})")
+    else:
+        click.echo("no verified candidate; see `warpsmith runs show "
+                   f"{result.run_id}` for what each attempt got")

@@ -1,0 +1,107 @@
+"""`warpsmith runs list` and `warpsmith runs show RUN_ID`: what a search did and what it cost."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from datetime import datetime
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from ..config import db_path
+from ..errors import UsageError
+from ..store import verdict_to_dict
+from ..store.runs import Attempt, RunStore
+
+out = Console()
+DB = click.option("--db", type=click.Path(dir_okay=False), default=None,
+                  help="SQLite store [default: $WARPSMITH_DB or ~/.cache/warpsmith/"
+                       "warpsmith.sqlite]")
+
+
+@click.group("runs")
+def runs_group() -> None:
+    """Search runs made by `warpsmith optimize`."""
+
+
+@runs_group.command("list")
+@DB
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def list_command(db, as_json) -> int:
+    """The most recent runs, newest first."""
+    store = RunStore(db or db_path())
+    rows = [(r, _totals(store.attempts(r.id))) for r in store.runs()]
+    store.close()
+    if as_json:
+        click.echo(json.dumps({"runs": [dataclasses.asdict(r) | t for r, t in rows]}))
+        return 0
+    table = Table("run", "task", "model", "strategy", "status", "attempts", "passed", "cost $")
+    table.columns[0].no_wrap = True  # ids are copied into --resume and `runs show`
+    for r, t in rows:
+        table.add_row(r.id, r.task, r.model, r.strategy, r.status, str(t["attempts"]),
+                      str(t["passed"]), _cost(t))
+    out.print(table)
+    return 0
+
+
+@runs_group.command("show")
+@click.argument("run_id")
+@DB
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def show_command(run_id, db, as_json) -> int:
+    """Every attempt of RUN_ID: lineage, verdict, tokens and cost."""
+    store = RunStore(db or db_path())
+    record, attempts = store.run(run_id), store.attempts(run_id)
+    store.close()
+    if record is None:
+        raise UsageError(f"no run {run_id!r} (see `warpsmith runs list`)")
+    if as_json:
+        click.echo(json.dumps(dataclasses.asdict(record) | _totals(attempts) | {
+            "attempts": [_attempt_dict(a) for a in attempts]}))
+        return 0
+    t = _totals(attempts)
+    out.print(f"run {record.id}: {record.task} with {record.model} ({record.strategy}), "
+              f"{record.status}; started {datetime.fromtimestamp(record.created):%Y-%m-%d %H:%M}",
+              highlight=False)
+    out.print(f"{t['attempts']} attempts, {t['passed']} passed; tokens {t['tokens']} paid; "
+              f"cost ${_cost(t)}; best: {record.best_path or 'none'}", highlight=False)
+    table = Table("#", "parent", "chain", "round", "status", "speedup", "tokens", "cost $",
+                  "reason")
+    for a in attempts:
+        v = a.verdict
+        table.add_row(str(a.id), str(a.parent_id or "-"), str(a.chain), str(a.depth), a.status,
+                      f"{v.speedup_vs_eager:.2f}" if v and v.speedup_vs_eager else "-",
+                      str(_tokens(a)), _usd(a.cost_usd),
+                      (v.reasons[0] if v and v.reasons else a.error or "")[:70])
+    out.print(table)
+    return 0
+
+
+def _tokens(a: Attempt) -> int:
+    return a.usage.get("input_tokens", 0) + a.usage.get("output_tokens", 0)
+
+
+def _totals(attempts: list[Attempt]) -> dict:
+    paid = [a for a in attempts if not a.llm_cached]
+    return {"attempts": len(attempts), "passed": sum(a.passed for a in attempts),
+            "tokens": sum(_tokens(a) for a in paid),
+            "cost_usd": sum(a.cost_usd or 0.0 for a in paid),
+            "unpriced_calls": sum(a.cost_usd is None for a in paid)}
+
+
+def _attempt_dict(a: Attempt) -> dict:
+    data = dataclasses.asdict(a)
+    data["verdict"] = verdict_to_dict(a.verdict) if a.verdict else None
+    return data
+
+
+def _cost(totals: dict) -> str:
+    """A sum that leaves out calls without a known price says so."""
+    unknown = totals["unpriced_calls"]
+    return _usd(totals["cost_usd"]) + (f" + {unknown} unpriced" if unknown else "")
+
+
+def _usd(value: float | None) -> str:
+    return "-" if value is None else f"{value:.4f}"

@@ -1,0 +1,122 @@
+"""One search run's shared state and its single unit of work, the attempt: ask the model,
+extract the candidate, verify it, record everything. Strategies only decide which prompts to
+send in which order (one_shot.py, best_of_n.py, refine.py).
+
+Resuming: an attempt already in the store under the same (chain, depth, sample) is replayed
+from there (no call, no verification), and its recorded spend counts against the budget
+again, so a resumed run stops where an uninterrupted one would have.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..llm.base import Provider, Response
+from ..prompts import Prompt, extract
+from ..store.runs import Attempt, RunStore
+from ..types import Task, Verdict
+from .budget import Budget, Spend
+
+
+@dataclass(frozen=True)
+class Settings:
+    language: str = "triton"
+    device: str = "cpu"
+    profile: str = "quick"
+    gpu: str = "H200"  # the hardware card and floor shown in prompts
+    temperature: float | None = None
+    max_tokens: int = 16384
+    samples: int = 4  # best-of-n: samples; refine: chains
+    depth: int = 4  # refine: rounds per chain
+
+
+class RunContext:
+    def __init__(self, run_id: str, task: Task, provider: Provider, store: RunStore,
+                 verify: Callable[[Task, Path], Verdict], budget: Budget, settings: Settings,
+                 workdir: Path, on_attempt: Callable[[Attempt], None] = lambda a: None):
+        self.run_id, self.task, self.provider, self.store = run_id, task, provider, store
+        self.verify_fn, self.budget, self.settings = verify, budget, settings
+        self.workdir, self.on_attempt = workdir, on_attempt
+        self.spend = Spend()
+        self.best: Attempt | None = None
+        self.stopped: str | None = None  # the budget limit reached, once one is
+        self._verify_lock = threading.Lock()  # one verification at a time: GPU timing
+        self._lock = threading.Lock()
+
+    def attempt(self, prompt: Prompt, chain: int = 0, depth: int = 0, sample: int = 0,
+                parent: Attempt | None = None) -> Attempt | None:
+        """None once the budget is spent (the run then stops cleanly)."""
+        done = self.store.find(self.run_id, chain, depth, sample)
+        if done is not None:
+            return self._finish(dataclasses.replace(done, replayed=True))
+        if self._out_of_budget():
+            return None
+        request = prompt.request(temperature=self.settings.temperature,
+                                 max_tokens=self.settings.max_tokens, sample=sample)
+        response = self.provider.complete(request)
+        attempt = self._from_response(prompt, response, chain, depth, sample, parent)
+        return self._finish(self.store.add(attempt))
+
+    def _out_of_budget(self) -> bool:
+        with self._lock:
+            self.stopped = self.stopped or self.spend.exhausted(self.budget)
+            return self.stopped is not None
+
+    def _from_response(self, prompt: Prompt, response: Response, chain: int, depth: int,
+                       sample: int, parent: Attempt | None) -> Attempt:
+        attempt = Attempt(self.run_id, chain, depth, sample, "llm_error",
+                          [dataclasses.asdict(m) for m in prompt.messages()],
+                          usage=dataclasses.asdict(response.usage), cost_usd=response.cost_usd,
+                          llm_cached=response.cached, parent_id=parent.id if parent else None)
+        if not response.ok:
+            attempt.error = f"{response.error.kind}: {response.error.message}"
+            return attempt
+        found = extract(response.text)
+        attempt.response = response.text
+        attempt.reasoning = "\n".join(r for r in (response.choices[0].reasoning,
+                                                   found.reasoning) if r)
+        if not found.ok:
+            attempt.verdict = self._no_code_verdict(found.problem)
+        else:
+            attempt.source = found.code
+            attempt.verdict = self._verify(found.code, chain, depth, sample)
+        attempt.status = attempt.verdict.status
+        return attempt
+
+    def _verify(self, source: str, chain: int, depth: int, sample: int) -> Verdict:
+        path = self.workdir / f"c{chain}-d{depth}-s{sample}.py"
+        path.write_text(source)
+        with self._verify_lock:
+            return self.verify_fn(self.task, path)
+
+    def _no_code_verdict(self, problem: str) -> Verdict:
+        return Verdict(status="compile_error", task=self.task.name, candidate="",
+                       device=self.settings.device, reasons=(problem,),
+                       feedback=f"status: compile_error. {problem}")
+
+    def _finish(self, attempt: Attempt) -> Attempt:
+        paid = not attempt.llm_cached
+        tokens = sum(attempt.usage.get(k, 0) for k in ("input_tokens", "output_tokens"))
+        gpu_s = 0.0
+        if attempt.verdict and attempt.verdict.device == "cuda" and not attempt.verdict.cached:
+            gpu_s = attempt.verdict.stage_seconds.get("candidate_process", 0.0)
+        self.spend.add(tokens=tokens if paid else 0, usd=attempt.cost_usd if paid else 0.0,
+                       gpu_s=gpu_s)
+        with self._lock:
+            if _better(attempt, self.best):
+                self.best = attempt
+        self.on_attempt(attempt)
+        return attempt
+
+
+def _better(a: Attempt, b: Attempt | None) -> bool:
+    """Passed beats not passed; among passed, the higher speedup (untimed counts as 0)."""
+    if not a.passed:
+        return False
+    if b is None:
+        return True
+    return (a.verdict.speedup_vs_eager or 0.0) > (b.verdict.speedup_vs_eager or 0.0)

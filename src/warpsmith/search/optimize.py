@@ -1,0 +1,113 @@
+"""`warpsmith optimize` as a function: make or reopen a run, let a strategy work until it is
+done or the budget is spent, write the best verified candidate to a file, record the outcome.
+
+A run's settings are stored with it, so `resume(run_id)` rebuilds the same run: attempts
+already recorded are replayed from the store (no LLM call, no verification), the rest are made.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import config
+from ..errors import UsageError
+from ..llm import ProviderSettings, make_provider
+from ..store import VerdictStore
+from ..store.runs import Attempt, RunStore
+from ..tasks.suite import resolve_task
+from ..verify.pipeline import verify
+from .budget import Budget
+from .context import RunContext, Settings
+from .registry import strategy as get_strategy
+
+
+@dataclass(frozen=True)
+class OptimizeResult:
+    run_id: str
+    status: str  # found, not_found, interrupted
+    best: Attempt | None
+    best_path: Path | None
+    spend: dict
+    stopped_by: str | None  # the budget limit that ended the run, if one did
+    attempts: int
+
+
+DEFAULT_SETTINGS, UNLIMITED = Settings(), Budget()
+
+
+def optimize(task: str, model: str, strategy: str, settings: Settings = DEFAULT_SETTINGS,
+             budget: Budget = UNLIMITED, out: Path | None = None, db: Path | None = None,
+             provider_settings: ProviderSettings | None = None,
+             on_attempt: Callable[[Attempt], None] = lambda a: None,
+             on_start: Callable[[str], None] = lambda run_id: None) -> OptimizeResult:
+    get_strategy(strategy)  # a bad name fails before anything is recorded
+    store = RunStore(db or config.db_path())
+    run_id = store.new_run(task, model, strategy, {
+        "settings": dataclasses.asdict(settings), "budget": dataclasses.asdict(budget),
+        "out": str(out) if out else None})
+    store.close()
+    on_start(run_id)
+    return resume(run_id, db, provider_settings, on_attempt)
+
+
+def resume(run_id: str, db: Path | None = None,
+           provider_settings: ProviderSettings | None = None,
+           on_attempt: Callable[[Attempt], None] = lambda a: None,
+           budget: Budget | None = None) -> OptimizeResult:
+    """Continue a run; `budget` replaces the stored one (to give a stopped run more)."""
+    store = RunStore(db or config.db_path())
+    try:
+        record = store.run(run_id)
+        if record is None:
+            raise UsageError(f"no run {run_id!r} in {store.path} (see `warpsmith runs list`)")
+        saved = record.settings
+        budget = budget or Budget(**saved["budget"])
+        ctx = _context(record, store, db, provider_settings, on_attempt, budget)
+        return _work(ctx, record.strategy, saved.get("out"))
+    finally:
+        store.close()
+
+
+def _context(record, store: RunStore, db, provider_settings, on_attempt,
+             budget: Budget) -> RunContext:
+    settings = Settings(**record.settings["settings"])
+    task = resolve_task(record.task)
+    provider = make_provider(record.model, provider_settings or ProviderSettings())
+    verdicts = VerdictStore(db or config.db_path())
+
+    def verify_fn(task, path: Path):
+        return verify(task, path, device=settings.device, profile=settings.profile,
+                      store=verdicts)
+
+    workdir = config.home() / "runs" / record.id
+    workdir.mkdir(parents=True, exist_ok=True)
+    return RunContext(record.id, task, provider, store, verify_fn, budget, settings, workdir,
+                      on_attempt)
+
+
+def _work(ctx: RunContext, strategy: str, out: str | None) -> OptimizeResult:
+    status = "interrupted"
+    try:
+        get_strategy(strategy).run(ctx)
+        status = "found" if ctx.best else "not_found"
+    finally:  # Ctrl-C included: what was verified so far is kept and written
+        path = _write_best(ctx, out)
+        ctx.store.set_status(ctx.run_id, status, ctx.best, str(path) if path else None)
+    return OptimizeResult(ctx.run_id, status, ctx.best, path, ctx.spend.as_dict(), ctx.stopped,
+                          len(ctx.store.attempts(ctx.run_id)))
+
+
+def _write_best(ctx: RunContext, out: str | None) -> Path | None:
+    if ctx.best is None or ctx.best.source is None:
+        return None
+    path = Path(out) if out else Path.cwd() / f"{ctx.task.name.replace('/', '_')}_best.py"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    v = ctx.best.verdict
+    speed = f"{v.speedup_vs_eager:.2f}x vs eager" if v.speedup_vs_eager else "not timed"
+    header = (f"# warpsmith run {ctx.run_id}, attempt {ctx.best.id}: {v.status} on {v.device} "
+              f"({speed})\n")
+    path.write_text(header + ctx.best.source)
+    return path

@@ -1,0 +1,25 @@
+"""Strategies by name. A strategy is anything with `run(ctx)`; it decides which prompts to
+send and in what order, and leaves asking, verifying and recording to the RunContext."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from ..errors import UsageError
+from .best_of_n import BestOfN
+from .context import RunContext
+from .one_shot import OneShot
+from .refine import Refine
+
+
+class Strategy(Protocol):
+    def run(self, ctx: RunContext) -> None: ...
+
+
+STRATEGIES: dict[str, type] = {"one-shot": OneShot, "best-of-n": BestOfN, "refine": Refine}
+
+
+def strategy(name: str) -> Strategy:
+    if name not in STRATEGIES:
+        raise UsageError(f"unknown strategy {name!r}; choose one of {', '.join(STRATEGIES)}")
+    return STRATEGIES[name]()
