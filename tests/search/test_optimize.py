@@ -126,3 +126,31 @@ def test_command_line_run_then_runs_show(server, tmp_path):
     listed = subprocess.run([sys.executable, "-m", "warpsmith.cli.main", "runs", "list"],
                             env=env, capture_output=True, text=True, timeout=120)
     assert result["run_id"] in listed.stdout
+
+
+def test_ctrl_c_leaves_an_interrupted_run_that_resumes_without_paying_twice(server, tmp_path):
+    import signal
+    import time
+
+    env = dict(os.environ, WARPSMITH_HOME=str(tmp_path / "home"),
+               WARPSMITH_DB=str(tmp_path / "store.sqlite"))
+    slow = answer(FIXED)
+    slow.delay_s = 4.0
+    server.script(slow)
+    args = [sys.executable, "-m", "warpsmith.cli.main", "optimize", "level1/relu", "--model",
+            model(server), "--samples", "1", "--device", "cpu"]
+    proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    while not server.requests:  # the call is out
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 1 and "--resume" in stderr, stderr
+    run_id = stderr.split("--resume")[-1].split()[0]
+    assert RunStore(tmp_path / "store.sqlite").run(run_id).status == "interrupted"
+    again = subprocess.run([sys.executable, "-m", "warpsmith.cli.main", "optimize", "--resume",
+                            run_id, "--json"], env=env, capture_output=True, text=True,
+                           timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["status"] == "found"
+    assert len(server.requests) == 1  # the answer that came in after Ctrl-C was cached

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,6 +45,7 @@ class RunContext:
         self.spend = Spend()
         self.best: Attempt | None = None
         self.stopped: str | None = None  # the budget limit reached, once one is
+        self.interrupted = False
         self._verify_lock = threading.Lock()  # one verification at a time: GPU timing
         self._lock = threading.Lock()
 
@@ -58,13 +60,28 @@ class RunContext:
         request = prompt.request(temperature=self.settings.temperature,
                                  max_tokens=self.settings.max_tokens, sample=sample)
         response = self.provider.complete(request)
+        if self.interrupted:  # Ctrl-C while the call was out: the response cache keeps it
+            return None
         attempt = self._from_response(prompt, response, chain, depth, sample, parent)
         return self._finish(self.store.add(attempt))
+
+    def parallel(self, fn: Callable, items) -> list:
+        """fn over items on worker threads. On Ctrl-C no new attempt starts; calls already
+        out finish (their answers land in the response cache) and the interrupt goes on."""
+        items = list(items)
+        pool = ThreadPoolExecutor(max_workers=max(1, min(8, len(items))))
+        try:
+            return list(pool.map(fn, items))
+        except KeyboardInterrupt:
+            self.interrupted = True
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
 
     def _out_of_budget(self) -> bool:
         with self._lock:
             self.stopped = self.stopped or self.spend.exhausted(self.budget)
-            return self.stopped is not None
+            return self.stopped is not None or self.interrupted
 
     def _from_response(self, prompt: Prompt, response: Response, chain: int, depth: int,
                        sample: int, parent: Attempt | None) -> Attempt:

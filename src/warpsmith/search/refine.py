@@ -8,8 +8,6 @@ on the CPU nothing is timed, so the first pass ends it; on a GPU it keeps optimi
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 from ..prompts import first_prompt, refine_prompt
 from ..store.runs import Attempt
 from .context import RunContext
@@ -17,9 +15,7 @@ from .context import RunContext
 
 class Refine:
     def run(self, ctx: RunContext) -> None:
-        chains = max(1, ctx.settings.samples)
-        with ThreadPoolExecutor(max_workers=min(8, chains)) as pool:
-            list(pool.map(lambda c: self.chain(ctx, c), range(chains)))
+        ctx.parallel(lambda c: self.chain(ctx, c), range(max(1, ctx.settings.samples)))
 
     def chain(self, ctx: RunContext, chain: int) -> None:
         s, previous = ctx.settings, None
