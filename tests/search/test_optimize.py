@@ -140,7 +140,7 @@ def test_ctrl_c_leaves_an_interrupted_run_that_resumes_without_paying_twice(serv
     args = [sys.executable, "-m", "warpsmith.cli.main", "optimize", "level1/relu", "--model",
             model(server), "--samples", "1", "--device", "cpu"]
     proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, cwd=tmp_path)
     while not server.requests:  # the call is out
         time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
@@ -150,7 +150,7 @@ def test_ctrl_c_leaves_an_interrupted_run_that_resumes_without_paying_twice(serv
     assert RunStore(tmp_path / "store.sqlite").run(run_id).status == "interrupted"
     again = subprocess.run([sys.executable, "-m", "warpsmith.cli.main", "optimize", "--resume",
                             run_id, "--json"], env=env, capture_output=True, text=True,
-                           timeout=600)
+                           timeout=600, cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout)["status"] == "found"
     assert len(server.requests) == 1  # the answer that came in after Ctrl-C was cached
