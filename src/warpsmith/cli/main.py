@@ -8,7 +8,9 @@ import sys
 import click
 
 from ..errors import WarpsmithError
+from .bench import bench_command
 from .optimize import optimize_command
+from .report import report_command
 from .runs import runs_group
 from .tasks import tasks_group
 from .verify import verify_command
@@ -38,6 +40,8 @@ cli.add_command(tasks_group)
 cli.add_command(verify_command)
 cli.add_command(optimize_command)
 cli.add_command(runs_group)
+cli.add_command(bench_command)
+cli.add_command(report_command)
 
 
 def main() -> None:

@@ -33,6 +33,9 @@ class Settings:
     max_tokens: int = 16384
     samples: int = 4  # best-of-n: samples; refine: chains
     depth: int = 4  # refine: rounds per chain
+    # Independent repeats of a whole search (a benchmark's samples) draw their own answers:
+    # the stream number goes into every request's cache key, never to the model.
+    stream: int = 0
 
 
 class RunContext:
@@ -58,7 +61,8 @@ class RunContext:
         if self._out_of_budget():
             return None
         request = prompt.request(temperature=self.settings.temperature,
-                                 max_tokens=self.settings.max_tokens, sample=sample)
+                                 max_tokens=self.settings.max_tokens,
+                                 sample=self.settings.stream * 100_000 + sample)
         response = self.provider.complete(request)
         if self.interrupted:  # Ctrl-C while the call was out: the response cache keeps it
             return None

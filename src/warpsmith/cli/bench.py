@@ -1,0 +1,166 @@
+"""`warpsmith bench SUITE --generator G [--samples K] [--budget …]`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+from ..bench import BenchSettings, Options, bench, resume
+from ..bench.runner import Progress as BenchProgress
+from ..config import PROFILES, db_path
+from ..errors import UsageError
+from ..report import load_report, render_report
+from ..search import parse_budget
+
+err = Console(stderr=True)
+
+
+@click.command("bench")
+@click.argument("suite", required=False)
+@click.option("--generator", "generator", help="dir:PATH (existing candidate files) or "
+              "llm:STRATEGY:MODEL_SPEC, e.g. llm:refine:openai:gpt-4.1.")
+@click.option("--samples", type=int, default=1, show_default=True,
+              help="K independent samples per task; the report takes the best verified one.")
+@click.option("--budget", default=None, help="Limits for the whole bench, e.g. usd=20,calls=400,"
+              "wall=2h; each item gets an equal share and the bench stops at the total.")
+@click.option("--device", type=click.Choice(["cpu", "cuda"]), default=None,
+              help="cuda when a GPU is present; cpu verifies with the Triton interpreter "
+                   "(nothing is timed).")
+@click.option("--profile", type=click.Choice(sorted(PROFILES)), default="quick",
+              show_default=True)
+@click.option("--language", type=click.Choice(["triton", "cuda"]), default="triton",
+              show_default=True, help="llm: what the model is asked to write.")
+@click.option("--width", type=int, default=1, show_default=True,
+              help="llm: best-of-n samples, or refine chains, inside each item's search.")
+@click.option("--depth", type=int, default=4, show_default=True,
+              help="llm: refine rounds per chain.")
+@click.option("--resume", "resume_id", default=None,
+              help="Continue bench BENCH_ID: committed items are skipped, not verified again.")
+@click.option("--db", type=click.Path(dir_okay=False), default=None,
+              help="SQLite store [default: $WARPSMITH_DB or ~/.cache/warpsmith/"
+                   "warpsmith.sqlite]")
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON report at the end.")
+def bench_command(suite, generator, samples, budget, device, profile, language, width, depth,
+                  resume_id, db, as_json) -> int:
+    """Score a generator over SUITE: every task × K samples, verified, committed one by one.
+
+    \b
+    Exit codes: 0 every item done, 1 stopped early (budget or Ctrl-C; resume it), 2 bad usage.
+    Examples:
+      warpsmith bench builtin/level1 --generator dir:./my_kernels --device cpu
+      warpsmith bench ~/KernelBench/KernelBench/level1 --generator dir:~/KernelBench/runs/r1
+      warpsmith bench builtin/level1 --generator llm:refine:openai:gpt-4.1 --budget usd=20
+      warpsmith bench --resume bench-20261130-101500-a1b2c3
+    """
+    store = Path(db) if db else db_path()
+    limits = parse_budget(budget) if budget else None
+    view = _View(as_json)
+    try:
+        with view:
+            if resume_id:
+                result = resume(resume_id, store, on_progress=view.update, budget=limits)
+            else:
+                result = bench(_suite(suite), _generator(generator), _settings(
+                    samples, device, profile, limits), Options(language, width, depth), store,
+                    on_progress=view.update, on_start=view.start)
+    except KeyboardInterrupt:
+        err.print(f"interrupted; continue with: warpsmith bench --resume {view.bench_id}",
+                  highlight=False, soft_wrap=True)  # one line, to copy
+        return 1
+    _finish(result, store, as_json)
+    return 0 if result.status == "finished" else 1
+
+
+def _suite(suite: str | None) -> str:
+    if not suite:
+        raise UsageError("give a SUITE (builtin/level1, or a folder of task files) or "
+                         "--resume BENCH_ID")
+    return suite
+
+
+def _generator(generator: str | None) -> str:
+    if not generator:
+        raise UsageError("give --generator: dir:PATH (a folder of candidate files) or "
+                         "llm:STRATEGY:MODEL_SPEC (e.g. llm:refine:openai:gpt-4.1)")
+    return generator
+
+
+def _settings(samples: int, device: str | None, profile: str, limits) -> BenchSettings:
+    import torch
+
+    if samples < 1:
+        raise UsageError("--samples must be at least 1")
+    device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+    return BenchSettings(samples, device, profile, limits or parse_budget(None))
+
+
+class _View:
+    """A rich progress bar on stderr with time and cost left, and one line per item."""
+
+    def __init__(self, quiet: bool):
+        self.quiet, self.bench_id, self.task = quiet, None, None
+        self.bar = Progress(TextColumn("{task.description}"), BarColumn(),
+                            MofNCompleteColumn(), TextColumn("{task.fields[left]}"),
+                            console=err, transient=True, disable=quiet)
+
+    def __enter__(self):
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        return self.bar.__exit__(*exc)
+
+    def start(self, bench_id: str) -> None:
+        self.bench_id = bench_id
+        if not self.quiet:
+            err.print(f"bench {bench_id}", highlight=False)
+
+    def update(self, p: BenchProgress) -> None:
+        self.bench_id = p.bench_id
+        if self.task is None:
+            self.task = self.bar.add_task("", total=p.total, left="")
+        self.bar.update(self.task, completed=p.done, description=p.current or "",
+                        left=_left(p))
+        if p.last is not None and not self.quiet:
+            self.bar.console.print(f"{p.last.task} #{p.last.sample}: {_status(p.last)}",
+                                   highlight=False)
+
+
+def _left(p: BenchProgress) -> str:
+    if p.eta_s is None:
+        return "estimating…"
+    cost = f", ~${p.eta_usd:.2f} more (${p.spent_usd:.2f} spent)" if p.eta_usd is not None \
+        else ""
+    return f"~{_duration(p.eta_s)} left{cost}"
+
+
+def _duration(seconds: float) -> str:
+    minutes, s = divmod(int(seconds), 60)
+    hours, m = divmod(minutes, 60)
+    return f"{hours}h{m:02d}m" if hours else f"{m}m{s:02d}s"
+
+
+def _status(item) -> str:
+    colour = "green" if item.passed else "red"
+    speed = item.verdict.speedup_vs_eager if item.verdict else None
+    extra = f" {speed:.2f}x vs eager" if item.passed and speed else ""
+    reason = item.verdict.reasons[0] if item.verdict and item.verdict.reasons and \
+        not item.passed else item.note
+    return f"[{colour}]{item.status}[/{colour}]{extra} {reason[:100]}"
+
+
+def _finish(result, store, as_json: bool) -> None:
+    report = load_report(result.bench_id, store)
+    if as_json:
+        click.echo(json.dumps(report))
+        return
+    stop = f" (budget reached: {result.stopped_by})" if result.stopped_by else ""
+    err.print(f"bench {result.bench_id}: {result.status}{stop}, {result.done}/{result.total} "
+              "items", highlight=False)
+    click.echo(render_report(report).split("\n## fast_p")[0])
+    click.echo(f"full report: warpsmith report {result.bench_id} [--format json] "
+               "[--out FILE]")

@@ -1,0 +1,70 @@
+"""`warpsmith report RUN [RUN_B] [--format md|json] [--out FILE]`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from ..bench import BenchStore
+from ..config import db_path
+from ..report import compare_reports, load_report, render_comparison, render_report
+
+
+@click.command("report")
+@click.argument("run", required=False)
+@click.argument("run_b", required=False)
+@click.option("--format", "fmt", type=click.Choice(["md", "json"]), default="md",
+              show_default=True)
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Write the report to FILE instead of stdout.")
+@click.option("--db", type=click.Path(dir_okay=False), default=None,
+              help="SQLite store [default: $WARPSMITH_DB or ~/.cache/warpsmith/"
+                   "warpsmith.sqlite]")
+def report_command(run, run_b, fmt, out, db) -> int:
+    """The report of bench RUN (a bench id, or a JSON report file): fast_p against eager and
+    torch.compile, geometric means, roofline, cost, per level and per task. With RUN_B, RUN_B
+    compared with RUN task by task; without RUN, the recent benches. docs/metrics.md defines
+    every number.
+
+    \b
+    Examples:
+      warpsmith report
+      warpsmith report bench-20261130-101500-a1b2c3 --out report.md
+      warpsmith report bench-20261130-101500-a1b2c3 --format json | jq .metrics.overall
+      warpsmith report docs/benchmarks/suite.json bench-20261201-090000-d4e5f6
+    """
+    store = Path(db) if db else db_path()
+    if run is None:
+        return _list(store, fmt)
+    data = load_report(run, store)
+    if run_b:
+        data = compare_reports(data, load_report(run_b, store))
+    text = json.dumps(data, indent=2) if fmt == "json" else (
+        render_comparison(data) if run_b else render_report(data))
+    if out:
+        Path(out).write_text(text if text.endswith("\n") else text + "\n")
+    else:
+        click.echo(text)
+    return 0
+
+
+def _list(path: Path, fmt: str) -> int:
+    store = BenchStore(path)
+    rows = [(r, len(store.items(r.id))) for r in store.benches()]
+    store.close()
+    if fmt == "json":
+        click.echo(json.dumps({"benches": [{"id": r.id, "suite": r.suite, "generator":
+                                            r.generator, "status": r.status, "items_done": n,
+                                            "items_total": r.total_items} for r, n in rows]}))
+        return 0
+    table = Table("bench", "suite", "generator", "K", "device", "status", "items")
+    table.columns[0].no_wrap = True  # ids are copied into `report` and `bench --resume`
+    for r, n in rows:
+        table.add_row(r.id, r.suite, r.generator, str(r.settings["samples"]),
+                      r.settings["device"], r.status, f"{n}/{r.total_items}")
+    Console().print(table)
+    return 0

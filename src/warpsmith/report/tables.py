@@ -1,0 +1,137 @@
+"""A bench's report as plain data (the JSON report; markdown.py renders the same dict), and
+the task-by-task comparison of two reports.
+
+A report is built from the store, or read back from a JSON report file, so a run made on
+another machine (the H200's, committed under docs/) compares with a local one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+
+from ..bench.store import BenchRecord, BenchStore, Item
+from ..errors import UsageError
+from .metrics import BASELINES, OVERALL, by_level, choose, speedup
+
+SCHEMA_VERSION = 1
+DEFINITIONS = "docs/metrics.md"
+
+
+def build_report(record: BenchRecord, items: list[Item]) -> dict:
+    s = record.settings
+    return {"schema": SCHEMA_VERSION, "definitions": DEFINITIONS,
+            "bench": _bench_dict(record, items),
+            "metrics": {k: m.as_dict() for k, m in by_level(items, s["samples"]).items()},
+            "tasks": task_rows(items)}
+
+
+def _bench_dict(record: BenchRecord, items: list[Item]) -> dict:
+    s = record.settings
+    return {"id": record.id, "suite": record.suite, "generator": record.generator,
+            "samples": s["samples"], "device": s["device"], "profile": s["profile"],
+            "budget": {k: v for k, v in s["budget"].items() if v is not None},
+            "status": record.status, "items_done": len(items),
+            "items_total": record.total_items, "not_loaded": s.get("not_loaded", []),
+            "created": record.created, "updated": record.updated}
+
+
+def task_rows(items: list[Item]) -> list[dict]:
+    """One row per task: its chosen sample (metrics.choose) and what all K samples got."""
+    by_task: dict[str, list[Item]] = defaultdict(list)
+    for item in items:
+        by_task[item.task].append(item)
+    return [_row(i, sorted(by_task[i.task], key=lambda x: x.sample)) for i in choose(items)]
+
+
+def _row(chosen: Item, samples: list[Item]) -> dict:
+    v = chosen.verdict
+    costs = [i.cost_usd for i in samples if i.cost_usd is not None]
+    return {"task": chosen.task, "level": chosen.level, "status": chosen.status,
+            "sample": chosen.sample, "statuses": [i.status for i in samples],
+            "speedup_vs_eager": speedup(chosen, "eager"),
+            "speedup_vs_compile": speedup(chosen, "compile"),
+            "roofline_fraction": v.roofline_fraction if v else None,
+            "timed": bool(v and v.timing_measured),
+            "cost_usd": sum(costs) if costs else None,
+            "candidate": chosen.candidate, "run_id": chosen.run_id,
+            "cached": bool(v and v.cached), "reason": _reason(chosen)}
+
+
+def _reason(item: Item) -> str:
+    v = item.verdict
+    if v is not None and v.reasons:
+        return v.reasons[0]
+    return item.note
+
+
+def load_report(ref: str, db: Path) -> dict:
+    """A bench id in the store, or a JSON report file written by `warpsmith report`."""
+    path = Path(ref)
+    if path.suffix == ".json" and path.is_file():
+        data = json.loads(path.read_text())
+        if not isinstance(data, dict) or "bench" not in data or "tasks" not in data:
+            raise UsageError(f"{ref} is not a warpsmith bench report (no bench and tasks)")
+        return data
+    store = BenchStore(db)
+    try:
+        record = store.bench(ref)
+        if record is None:
+            raise UsageError(f"no bench {ref!r} in {db}: give a bench id (`warpsmith report` "
+                             "lists them) or a JSON report file")
+        return build_report(record, store.items(ref))
+    finally:
+        store.close()
+
+
+SCALARS = ("correctness_rate", "median_roofline_fraction", "cost_per_task_usd")
+
+
+def compare_reports(a: dict, b: dict) -> dict:
+    """B against A: the overall metrics side by side and every task's change."""
+    ma, mb = a["metrics"][OVERALL], b["metrics"][OVERALL]
+    return {"schema": SCHEMA_VERSION, "definitions": DEFINITIONS,
+            "a": a["bench"], "b": b["bench"],
+            "metrics": _metric_pairs(ma, mb), "tasks": _task_pairs(a["tasks"], b["tasks"])}
+
+
+def _metric_pairs(ma: dict, mb: dict) -> list[dict]:
+    rows = [_pair(name, ma[name], mb[name]) for name in SCALARS]
+    for baseline in BASELINES:
+        for p in ma["fast_p"][baseline]:
+            rows.append(_pair(f"fast_{p} vs {baseline}", ma["fast_p"][baseline][p],
+                              mb["fast_p"][baseline].get(p)))
+        for name in ("geomean_speedup_correct", "geomean_speedup_all"):
+            rows.append(_pair(f"{name} vs {baseline}", ma[name][baseline], mb[name][baseline]))
+    return rows
+
+
+def _pair(name: str, a, b) -> dict:
+    delta = b - a if a is not None and b is not None else None
+    return {"metric": name, "a": a, "b": b, "delta": delta}
+
+
+def _task_pairs(rows_a: list[dict], rows_b: list[dict]) -> list[dict]:
+    a, b = {r["task"]: r for r in rows_a}, {r["task"]: r for r in rows_b}
+    return [_task_pair(name, a.get(name), b.get(name)) for name in sorted(a.keys() | b.keys())]
+
+
+def _task_pair(name: str, a: dict | None, b: dict | None) -> dict:
+    sa, sb = (a or {}).get("speedup_vs_eager"), (b or {}).get("speedup_vs_eager")
+    return {"task": name, "status_a": a["status"] if a else None,
+            "status_b": b["status"] if b else None, "speedup_a": sa, "speedup_b": sb,
+            "ratio": sb / sa if sa and sb else None, "change": change(a, b)}
+
+
+def change(a: dict | None, b: dict | None) -> str:
+    """How task B's result differs from A's, in one word."""
+    if a is None or b is None:
+        return "only in A" if b is None else "only in B"
+    pa, pb = a["status"] == "passed", b["status"] == "passed"
+    if pa != pb:
+        return "fixed" if pb else "broken"
+    sa, sb = a.get("speedup_vs_eager"), b.get("speedup_vs_eager")
+    if pa and sa and sb and abs(sb / sa - 1) > 0.05:  # inside 5%: timing noise, not a change
+        return "faster" if sb > sa else "slower"
+    return "same"
