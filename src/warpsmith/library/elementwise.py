@@ -1,0 +1,128 @@
+"""Elementwise: any DAG of pointwise ops over same-shaped inputs, fused into one kernel that
+reads each input once and writes the output once, computing in fp32 in between."""
+
+from __future__ import annotations
+
+from .registry import register
+from .render import constructor, fill, header, signature
+
+# form -> Triton expression over fp32 values: {t0}, {t1} tensors, {s0}… run-time scalars.
+# match.POINTWISE_FORMS names the same forms and which schema arguments fill them.
+EXPRESSIONS = {
+    "relu": "tl.maximum({t0}, 0.0)",
+    "sigmoid": "1.0 / (1.0 + tl.exp(-{t0}))",
+    "silu": "{t0} / (1.0 + tl.exp(-{t0}))",
+    "gelu": "0.5 * {t0} * (1.0 + tl.erf({t0} * 0.7071067811865476))",
+    # 0.5 * (1 + tanh(u)) == sigmoid(2u), with u = sqrt(2/pi) * (x + 0.044715 x³)
+    "gelu_tanh": "{t0} / (1.0 + tl.exp(-1.5957691216057308 * ({t0} + 0.044715 * {t0} * {t0} "
+                 "* {t0})))",
+    "tanh": "tanh_f32({t0})",
+    "hardsigmoid": "tl.minimum(tl.maximum({t0} + 3.0, 0.0), 6.0) / 6.0",
+    "hardswish": "{t0} * tl.minimum(tl.maximum({t0} + 3.0, 0.0), 6.0) / 6.0",
+    "mish": "{t0} * tanh_f32(softplus_f32({t0}, 1.0, 20.0))",
+    "abs": "tl.abs({t0})",
+    "neg": "-{t0}",
+    "exp": "tl.exp({t0})",
+    "log": "tl.log({t0})",
+    "sqrt": "tl.sqrt({t0})",
+    "rsqrt": "1.0 / tl.sqrt({t0})",
+    "sin": "tl.sin({t0})",
+    "cos": "tl.cos({t0})",
+    "reciprocal": "1.0 / {t0}",
+    "erf": "tl.erf({t0})",
+    "square": "{t0} * {t0}",
+    "cube": "{t0} * {t0} * {t0}",
+    "leaky_relu": "tl.where({t0} > 0.0, {t0}, {t0} * {s0})",
+    "hardtanh": "tl.minimum(tl.maximum({t0}, {s0}), {s1})",
+    "elu": "tl.where({t0} > 0.0, {t0} * {s1}, {s1} * {s0} * (tl.exp({t0} * {s2}) - 1.0))",
+    "softplus": "softplus_f32({t0}, {s0}, {s1})",
+    "clamp": "tl.minimum(tl.maximum({t0}, {s0}), {s1})",
+    "clamp_min": "tl.maximum({t0}, {s0})",
+    "clamp_max": "tl.minimum({t0}, {s0})",
+    "add_scalar": "{t0} + {s1} * {s0}",
+    "sub_scalar": "{t0} - {s1} * {s0}",
+    "rsub_scalar": "{s0} - {s1} * {t0}",
+    "mul_scalar": "{t0} * {s0}",
+    "div_scalar": "{t0} / {s0}",
+    "add": "{t0} + {s0} * {t1}",
+    "sub": "{t0} - {s0} * {t1}",
+    "mul": "{t0} * {t1}",
+    "div": "{t0} / {t1}",
+}
+
+# Helpers emitted only when an expression calls them.
+HELPERS = {
+    "tanh_f32": '''
+@triton.jit
+def tanh_f32(x):
+    # tl has no tanh on every backend; 2·sigmoid(2x) − 1 saturates cleanly at ±1.
+    return 2.0 / (1.0 + tl.exp(-2.0 * x)) - 1.0
+''',
+    "softplus_f32": '''
+@triton.jit
+def softplus_f32(x, beta, threshold):
+    z = x * beta
+    # The min keeps exp finite in the lanes where the linear branch is taken.
+    soft = tl.log(1.0 + tl.exp(tl.minimum(z, threshold))) / beta
+    return tl.where(z > threshold, x, soft)
+''',
+}
+
+KERNEL = '''
+@triton.jit
+def elementwise_kernel($pointers, out_ptr, n, ${scalars}BLOCK: tl.constexpr):
+    offsets = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+$loads
+$body
+    tl.store(out_ptr + offsets, $output.to(out_ptr.dtype.element_ty), mask=mask)
+
+
+class ModelNew(nn.Module):
+$init
+    def forward($signature):
+$contiguous
+        out = torch.empty_like($first)
+        n = out.numel()
+        elementwise_kernel[(triton.cdiv(n, BLOCK),)]($inputs, out, n, ${scalar_args}BLOCK=BLOCK,
+                                                     num_warps=NUM_WARPS)
+        return out
+'''
+
+
+@register("elementwise")
+class Elementwise:
+    defaults = {"BLOCK": 4096, "NUM_WARPS": 8}
+
+    def render(self, params: dict, tune: dict[str, int]) -> str:
+        steps = params["steps"]
+        used = sorted({t for s in steps for t in s["tensors"] if t.startswith("a")},
+                      key=lambda t: int(t[1:]))
+        scalars, body = self._body(steps)
+        names = params["args"]
+        helpers = "".join(code for name, code in HELPERS.items() if name in body)
+        return header("elementwise", tune) + helpers + fill(
+            KERNEL,
+            pointers=", ".join(f"{a}_ptr" for a in used),
+            scalars="".join(f"{s}, " for s, _ in scalars),
+            loads="\n".join(f"    {a} = tl.load({a}_ptr + offsets, mask=mask, other=0.0)"
+                            ".to(tl.float32)" for a in used),
+            body=body,
+            output=params["output"],
+            init=constructor([], dict(scalars)),
+            signature=signature(names),
+            contiguous="\n".join(f"        {a} = {names[int(a[1:])]}.contiguous()" for a in used),
+            first=used[0],
+            inputs=", ".join(used),
+            scalar_args="".join(f"self.{s}, " for s, _ in scalars),
+        )
+
+    def _body(self, steps: list[dict]) -> tuple[list[tuple[str, dict]], str]:
+        scalars, lines = [], []
+        for index, step in enumerate(steps):
+            names = {f"t{i}": t for i, t in enumerate(step["tensors"])}
+            for i, spec in enumerate(step["scalars"]):
+                names[f"s{i}"] = f"s{len(scalars)}"
+                scalars.append((f"s{len(scalars)}", spec))
+            lines.append(f"    v{index} = " + EXPRESSIONS[step["form"]].format(**names))
+        return scalars, "\n".join(lines)

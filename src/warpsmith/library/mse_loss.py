@@ -1,0 +1,56 @@
+"""MSE loss, mean or sum: each program adds its block's squared differences into a partial
+sum; one more program adds the partials in a fixed order (deterministic, no atomics)."""
+
+from __future__ import annotations
+
+from .registry import register
+from .render import constructor, fill, header, signature
+
+KERNELS = '''
+@triton.jit
+def mse_partial_kernel(a_ptr, b_ptr, partial_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offsets = pid.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    a = tl.load(a_ptr + offsets, mask=mask, other=0.0).to(tl.float32)
+    b = tl.load(b_ptr + offsets, mask=mask, other=0.0).to(tl.float32)
+    d = a - b
+    tl.store(partial_ptr + pid, tl.sum(d * d, axis=0))
+
+
+@triton.jit
+def mse_total_kernel(partial_ptr, out_ptr, n_partials, divisor, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for start in range(0, n_partials, BLOCK):
+        p = start + offs
+        acc += tl.load(partial_ptr + p, mask=p < n_partials, other=0.0)
+    tl.store(out_ptr, (tl.sum(acc, axis=0) / divisor).to(out_ptr.dtype.element_ty))
+
+
+class ModelNew(nn.Module):
+$init
+    def forward($signature):
+        a = $a.contiguous()
+        b = $b.contiguous()
+        n = a.numel()
+        blocks = triton.cdiv(n, BLOCK)
+        partials = torch.empty((blocks,), dtype=torch.float32, device=a.device)
+        out = torch.empty((), dtype=a.dtype, device=a.device)
+        mse_partial_kernel[(blocks,)](a, b, partials, n, BLOCK=BLOCK, num_warps=NUM_WARPS)
+        block_sum = min(SUM_BLOCK, triton.next_power_of_2(blocks))
+        mse_total_kernel[(1,)](partials, out, blocks, $divisor, BLOCK=block_sum,
+                               num_warps=SUM_WARPS)
+        return out
+'''
+
+
+@register("mse_loss")
+class MseLoss:
+    defaults = {"BLOCK": 4096, "NUM_WARPS": 8, "SUM_BLOCK": 1024, "SUM_WARPS": 4}
+
+    def render(self, params: dict, tune: dict[str, int]) -> str:
+        a, b = params["args"]
+        return header("mse_loss", tune) + fill(
+            KERNELS, init=constructor([], {}), signature=signature(params["args"]), a=a, b=b,
+            divisor="float(n)" if params["reduction"] == "mean" else "1.0")

@@ -1,0 +1,200 @@
+"""A task's reference forward as a small dataflow graph of ATen ops, one graph per shape.
+
+The forward runs on the meta device (no memory, no arithmetic) under a dispatch mode, like the
+cost counter in tasks/counting.py. Every tensor becomes a `Ref`: a forward input, a state_dict
+entry, or an output of an earlier op. Arguments are bound to the op's schema names with the
+defaults filled in, so `F.softplus(x)` and `F.softplus(x, 1, 20)` trace the same.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+
+from ..errors import TaskError
+from ..tasks.loader import build
+from ..types import Task
+
+
+@dataclass(frozen=True)
+class Ref:
+    kind: str  # "input", "param", "node", or "unknown" (a tensor made outside any traced op)
+    key: Any  # input position, state_dict name, (node index, output index), or None
+
+
+@dataclass(frozen=True)
+class Meta:
+    shape: tuple[int, ...]
+    dtype: str  # "float32", "int64", …
+
+
+@dataclass(frozen=True)
+class Node:
+    op: str  # the overload, as "relu.default"; in-place forms end in "_" ("add_.Scalar")
+    args: tuple[tuple[str, Any], ...]  # (schema name, value): tensors are Refs, lists tuples
+    outs: tuple[Meta, ...]
+
+    def arg(self, name: str) -> Any:
+        return dict(self.args)[name]
+
+    @property
+    def name(self) -> str:
+        """The op without its overload, in-place marker dropped: "add" for "add_.Scalar"."""
+        base = self.op.split(".")[0]
+        return base.rstrip("_") or base
+
+    @property
+    def overload(self) -> str:
+        return self.op.split(".", 1)[1]
+
+
+@dataclass(frozen=True)
+class Trace:
+    shape: str
+    arg_names: tuple[str, ...]  # the reference forward's parameter names
+    inputs: tuple[Meta | None, ...]  # None for a forward argument that is not a tensor
+    params: dict[str, Meta]  # every state_dict entry, parameters and buffers alike
+    nodes: tuple[Node, ...]
+    output: Any  # a Ref, or a tuple of them when forward returns several tensors
+    init_inputs: tuple[Any, ...]
+    dtype: str  # the task's floating dtype
+    allow_tf32: bool = False
+
+    def meta(self, ref: Ref) -> Meta | None:
+        if ref.kind == "input":
+            return self.inputs[ref.key]
+        if ref.kind == "param":
+            return self.params[ref.key]
+        if ref.kind == "node":
+            node, out = ref.key
+            return self.nodes[node].outs[out]
+        return None
+
+
+@dataclass(frozen=True)
+class Untraceable:
+    reason: str
+
+
+def trace_task(task: Task) -> list[Trace] | Untraceable:
+    """One trace per declared shape: a pattern must hold at every shape the task runs."""
+    traces = []
+    for shape in task.shapes:
+        traced = trace_shape(task, shape.name)
+        if isinstance(traced, Untraceable):
+            return traced
+        traces.append(traced)
+    return traces
+
+
+def trace_shape(task: Task, shape: str) -> Trace | Untraceable:
+    try:
+        inst = build(task, shape, device="meta")
+    except TaskError as e:
+        return Untraceable(f"building shape {shape!r} on the meta device failed: {e.message}")
+    recorder = _Recorder()
+    recorder.name_inputs(inst.inputs)
+    recorder.name_state(inst.model)
+    try:
+        with torch.no_grad(), recorder:
+            out = inst.model(*inst.inputs)
+    except Exception as e:  # the reference's own failure on meta (data-dependent code, …)
+        return Untraceable(f"the reference forward cannot run on the meta device at shape "
+                           f"{shape!r}: {type(e).__name__}: {e}")
+    return Trace(
+        shape=shape,
+        arg_names=_forward_arg_names(inst.model, len(inst.inputs)),
+        inputs=tuple(_meta(x) if isinstance(x, torch.Tensor) else None for x in inst.inputs),
+        params={name: _meta(t) for name, t in inst.model.state_dict(keep_vars=True).items()},
+        nodes=tuple(recorder.nodes),
+        output=recorder.value(out),
+        init_inputs=tuple(inst.init_inputs),
+        dtype=task.dtype,
+        allow_tf32=task.allow_tf32,
+    )
+
+
+class _Recorder(TorchDispatchMode):
+    def __init__(self):
+        super().__init__()
+        self.nodes: list[Node] = []
+        self.refs: dict[int, Ref] = {}
+        self.alive: list[torch.Tensor] = []  # held so that ids are never reused mid-trace
+
+    def name_inputs(self, inputs) -> None:
+        for i, x in enumerate(inputs):
+            if isinstance(x, torch.Tensor):
+                self._bind(x, Ref("input", i))
+
+    def name_state(self, model: torch.nn.Module) -> None:
+        for name, t in model.state_dict(keep_vars=True).items():
+            self._bind(t, Ref("param", name))
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        out = func(*args, **kwargs)
+        bound = _bind_schema(func, args, kwargs)
+        index = len(self.nodes)
+        outs = [t for t in (out if isinstance(out, tuple | list) else (out,))]
+        self.nodes.append(Node(
+            op=f"{func.overloadpacket.__name__}.{func._overloadname}",
+            args=tuple((name, self.value(v)) for name, v in bound),
+            outs=tuple(_meta(t) if isinstance(t, torch.Tensor) else None for t in outs),
+        ))
+        for k, t in enumerate(outs):
+            if isinstance(t, torch.Tensor):
+                self._bind(t, Ref("node", (index, k)))
+        return out
+
+    def value(self, v: Any) -> Any:
+        """A plain, comparable form of an argument or output."""
+        if isinstance(v, torch.Tensor):
+            return self.refs.get(id(v), Ref("unknown", None))
+        if isinstance(v, list | tuple):
+            return tuple(self.value(x) for x in v)
+        if isinstance(v, torch.dtype | torch.device | torch.layout | torch.memory_format):
+            return str(v)
+        return v
+
+    def _bind(self, t: torch.Tensor, ref: Ref) -> None:
+        self.refs[id(t)] = ref
+        self.alive.append(t)
+
+
+def _bind_schema(func, args, kwargs) -> list[tuple[str, Any]]:
+    bound = []
+    for i, a in enumerate(func._schema.arguments):
+        if i < len(args) and not a.kwarg_only:
+            value = args[i]
+        elif a.name in kwargs:
+            value = kwargs[a.name]
+        elif a.has_default_value():
+            value = a.default_value
+        else:
+            value = None
+        bound.append((a.name, value))
+    return bound
+
+
+def _meta(t: torch.Tensor) -> Meta:
+    return Meta(tuple(int(d) for d in t.shape), str(t.dtype).removeprefix("torch."))
+
+
+def _forward_arg_names(model: torch.nn.Module, count: int) -> tuple[str, ...]:
+    """The reference's names when they are plain positional parameters, else x0, x1, …"""
+    try:
+        params = list(inspect.signature(model.forward).parameters.values())
+    except (TypeError, ValueError):
+        params = []
+    plain = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if len(plain) >= count and all(n.isidentifier() and n not in RESERVED for n in plain):
+        return tuple(plain[:count])
+    return tuple(f"x{i}" for i in range(count))
+
+
+# Names the rendered forward uses itself; a reference argument called so is renamed.
+RESERVED = {"self", "out", "torch", "nn", "triton", "tl", "math", "n", "grid"}
