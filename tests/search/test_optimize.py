@@ -154,3 +154,13 @@ def test_ctrl_c_leaves_an_interrupted_run_that_resumes_without_paying_twice(serv
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout)["status"] == "found"
     assert len(server.requests) == 1  # the answer that came in after Ctrl-C was cached
+
+
+def test_without_a_model_the_library_finds_a_verified_kernel(db):
+    from warpsmith.search.registry import LIBRARY
+
+    result = optimize("level1/softmax", LIBRARY, LIBRARY, CPU, db=db)
+    assert result.status == "found" and result.best.verdict.passed
+    assert result.spend["calls"] == 0 and result.best_path.exists()
+    uncovered = optimize("level1/conv2d", LIBRARY, LIBRARY, CPU, db=db)
+    assert uncovered.status == "not_found" and "does not cover" in uncovered.note

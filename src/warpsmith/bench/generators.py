@@ -2,6 +2,7 @@
 
     dir:PATH                    candidate files that already exist (kernels made elsewhere)
     llm:STRATEGY:MODEL_SPEC     warpsmith.search.optimize, once per (task, sample)
+    library                     the offline kernel library (warpsmith.library), no model
 
 A generator is anything with `produce(job) -> Produced`: either a candidate file, which the
 runner verifies, or (for a generator that verifies while it searches) the verdict itself.
@@ -197,14 +198,22 @@ def _llm(rest: str, options: Options, provider_settings) -> Generator:
     return LLMGenerator(name, model, options, provider_settings)
 
 
-GENERATORS: dict[str, Factory] = {"dir": _dir, "llm": _llm}
-FORMS = ("dir:PATH", "llm:STRATEGY:MODEL_SPEC")
+def _library(rest: str, options: Options, provider_settings) -> Generator:
+    from ..search.registry import LIBRARY
+
+    if rest:
+        raise UsageError(f"generator library:{rest}: the library takes no argument")
+    return LLMGenerator(LIBRARY, LIBRARY, options, provider_settings)
+
+
+GENERATORS: dict[str, Factory] = {"dir": _dir, "llm": _llm, "library": _library}
+FORMS = ("dir:PATH", "llm:STRATEGY:MODEL_SPEC", "library")
 
 
 def make_generator(spec: str, options: Options | None = None,
                    provider_settings=None) -> Generator:
     kind, sep, rest = spec.partition(":")
-    if not sep or kind not in GENERATORS:
+    if (not sep and kind != "library") or kind not in GENERATORS:
         raise UsageError(f"unknown generator {spec!r} (valid forms: {', '.join(FORMS)})")
     return GENERATORS[kind](rest, options or Options(), provider_settings)
 

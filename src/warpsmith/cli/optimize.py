@@ -10,6 +10,7 @@ from rich.console import Console
 from ..config import PROFILES
 from ..errors import UsageError
 from ..search import STRATEGIES, Settings, optimize, parse_budget, resume
+from ..search.registry import LIBRARY
 from ..store import verdict_to_dict
 from ..store.runs import Attempt
 
@@ -19,9 +20,10 @@ err = Console(stderr=True)
 @click.command("optimize")
 @click.argument("task", required=False)
 @click.option("--model", help="openai:MODEL, anthropic:MODEL, "
-              "openai-compatible:BASE_URL#MODEL (vLLM, SGLang, Ollama, …) or hf:PATH.")
-@click.option("--strategy", type=click.Choice(sorted(STRATEGIES)), default="refine",
-              show_default=True)
+              "openai-compatible:BASE_URL#MODEL (vLLM, SGLang, Ollama, …) or hf:PATH. "
+              "Without it: the offline kernel library (no LLM, no key).")
+@click.option("--strategy", type=click.Choice(sorted(STRATEGIES)), default=None,
+              help="[default: refine with --model, library without]")
 @click.option("--budget", default=None, help="Limits, e.g. calls=20,usd=2,tokens=500k,wall=30m,"
               "gpu=10m; the run stops cleanly at the first one reached.")
 @click.option("--samples", type=int, default=4, show_default=True,
@@ -41,11 +43,13 @@ err = Console(stderr=True)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object at the end.")
 def optimize_command(task, model, strategy, budget, samples, depth, language, device, profile,
                      temperature, out, resume_id, as_json) -> int:
-    """Ask a model for kernels for TASK, verify every answer, keep the best.
+    """Find a verified kernel for TASK: from the offline kernel library (no --model), or by
+    asking a model and verifying every answer; keep the best.
 
     \b
     Exit codes: 0 a verified candidate was found, 1 none was, 2 bad usage.
     Examples:
+      warpsmith optimize level1/softmax
       warpsmith optimize level1/relu --model openai:gpt-4.1 --strategy refine --budget usd=1
       warpsmith optimize level1/relu --model openai-compatible:http://localhost:8000/v1#qwen
       warpsmith optimize --resume 20261130-101500-a1b2c3 --budget calls=40
@@ -56,7 +60,8 @@ def optimize_command(task, model, strategy, budget, samples, depth, language, de
         if resume_id:
             result = resume(resume_id, on_attempt=progress.attempt, budget=limits)
         else:
-            result = optimize(_task(task), _model(model), strategy, _settings(
+            model, strategy = _model(model, strategy)
+            result = optimize(_task(task), model, strategy, _settings(
                 language, device, profile, temperature, samples, depth), limits or
                 parse_budget(None), out, on_attempt=progress.attempt, on_start=progress.start)
     except KeyboardInterrupt:
@@ -72,12 +77,15 @@ def _task(task: str | None) -> str:
     return task
 
 
-def _model(model: str | None) -> str:
-    if not model:
-        raise UsageError("give --model SPEC, e.g. openai:gpt-4.1, anthropic:claude-sonnet-4-5 or "
-                         "openai-compatible:http://localhost:8000/v1#MODEL (an offline generator "
-                         "that needs no model is not built yet)")
-    return model
+def _model(model: str | None, strategy: str | None) -> tuple[str, str]:
+    if model:
+        return model, strategy or "refine"
+    if strategy not in (None, LIBRARY):
+        raise UsageError(f"--strategy {strategy} asks a model: give --model SPEC, e.g. "
+                         "openai:gpt-4.1, anthropic:claude-sonnet-4-5 or "
+                         "openai-compatible:http://localhost:8000/v1#MODEL")
+    err.print("no --model: the offline kernel library (no LLM, no API key)", highlight=False)
+    return LIBRARY, LIBRARY
 
 
 def _settings(language, device, profile, temperature, samples, depth) -> Settings:
@@ -102,7 +110,7 @@ class _Progress:
 
     def attempt(self, a: Attempt) -> None:
         self.run_id, self.count = a.run_id, self.count + 1
-        self.calls += not a.replayed and not a.llm_cached
+        self.calls += bool(a.prompt) and not a.replayed and not a.llm_cached
         self.usd += (a.cost_usd or 0.0) if not a.llm_cached else 0.0
         if a.passed and (self.best is None or (a.verdict.speedup_vs_eager or 0) >
                          (self.best.verdict.speedup_vs_eager or 0)):
@@ -118,16 +126,16 @@ def _outcome(a: Attempt) -> str:
         return f"[red]{a.status}[/red] {a.error or ''}"[:200]
     v = a.verdict
     if v.passed:
-        return f"[green]passed[/green] {_speed(v)}"
+        return f"[green]passed[/green] ({_speed(v)})"
     return f"[red]{v.status}[/red] {(v.reasons or ('',))[0][:120]}"
 
 
 def _best(a: Attempt | None) -> str:
-    return "none yet" if a is None else f"passed {_speed(a.verdict)}"
+    return "none yet" if a is None else f"passed ({_speed(a.verdict)})"
 
 
 def _speed(v) -> str:
-    return f"{v.speedup_vs_eager:.2f}x vs eager" if v.speedup_vs_eager else "(not timed)"
+    return f"{v.speedup_vs_eager:.2f}x vs eager" if v.speedup_vs_eager else "not timed"
 
 
 def _report(result, as_json: bool) -> None:
@@ -138,11 +146,13 @@ def _report(result, as_json: bool) -> None:
             "best_candidate": str(result.best_path) if result.best_path else None,
             "verdict": verdict_to_dict(best.verdict) if best else None,
             "spend": result.spend, "stopped_by": result.stopped_by,
-            "attempts": result.attempts}))
+            "attempts": result.attempts, "note": result.note or None}))
         return
     stop = f"; budget reached ({result.stopped_by})" if result.stopped_by else ""
     err.print(f"run {result.run_id}: {result.status}{stop}; {result.attempts} attempts; "
               f"spend {result.spend}", highlight=False)
+    if result.note:
+        err.print(result.note, highlight=False)
     if result.best_path:
         click.echo(f"best verified candidate: {result.best_path} ({_speed(best.verdict)})")
     else:

@@ -49,6 +49,7 @@ class RunContext:
         self.best: Attempt | None = None
         self.stopped: str | None = None  # the budget limit reached, once one is
         self.interrupted = False
+        self.note = ""  # why a strategy made no attempt, when it says
         self._verify_lock = threading.Lock()  # one verification at a time: GPU timing
         self._lock = threading.Lock()
 
@@ -67,6 +68,18 @@ class RunContext:
         if self.interrupted:  # Ctrl-C while the call was out: the response cache keeps it
             return None
         attempt = self._from_response(prompt, response, chain, depth, sample, parent)
+        return self._finish(self.store.add(attempt))
+
+    def attempt_source(self, source: str, note: str, chain: int = 0, depth: int = 0,
+                       sample: int = 0, parent: Attempt | None = None) -> Attempt:
+        """An attempt whose candidate came from no model (the library, a tuner variant)."""
+        done = self.store.find(self.run_id, chain, depth, sample)
+        if done is not None:
+            return self._finish(dataclasses.replace(done, replayed=True))
+        attempt = Attempt(self.run_id, chain, depth, sample, "", [], response=note,
+                          source=source, parent_id=parent.id if parent else None)
+        attempt.verdict = self._verify(source, chain, depth, sample)
+        attempt.status = attempt.verdict.status
         return self._finish(self.store.add(attempt))
 
     def parallel(self, fn: Callable, items) -> list:
@@ -120,13 +133,13 @@ class RunContext:
                        feedback=f"status: compile_error. {problem}")
 
     def _finish(self, attempt: Attempt) -> Attempt:
-        paid = not attempt.llm_cached
+        paid = not attempt.llm_cached and bool(attempt.prompt)  # a library attempt costs nothing
         tokens = sum(attempt.usage.get(k, 0) for k in ("input_tokens", "output_tokens"))
         gpu_s = 0.0
         if attempt.verdict and attempt.verdict.device == "cuda" and not attempt.verdict.cached:
             gpu_s = attempt.verdict.stage_seconds.get("candidate_process", 0.0)
         self.spend.add(tokens=tokens if paid else 0, usd=attempt.cost_usd if paid else 0.0,
-                       gpu_s=gpu_s)
+                       gpu_s=gpu_s, call=paid)
         with self._lock:
             if _better(attempt, self.best):
                 self.best = attempt

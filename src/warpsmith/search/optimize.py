@@ -21,6 +21,7 @@ from ..tasks.suite import resolve_task
 from ..verify.pipeline import verify
 from .budget import Budget
 from .context import RunContext, Settings
+from .registry import LIBRARY
 from .registry import strategy as get_strategy
 
 
@@ -33,6 +34,7 @@ class OptimizeResult:
     spend: dict
     stopped_by: str | None  # the budget limit that ended the run, if one did
     attempts: int
+    note: str = ""  # why nothing was attempted, when a strategy says
 
 
 DEFAULT_SETTINGS, UNLIMITED = Settings(), Budget()
@@ -44,6 +46,9 @@ def optimize(task: str, model: str, strategy: str, settings: Settings = DEFAULT_
              on_attempt: Callable[[Attempt], None] = lambda a: None,
              on_start: Callable[[str], None] = lambda run_id: None) -> OptimizeResult:
     get_strategy(strategy)  # a bad name fails before anything is recorded
+    if (model == LIBRARY) != (strategy == LIBRARY):
+        raise UsageError("the library strategy and the 'library' model go together: leave out "
+                         "--model for the offline library, or give one for an LLM strategy")
     store = RunStore(db or config.db_path())
     run_id = store.new_run(task, model, strategy, {
         "settings": dataclasses.asdict(settings), "budget": dataclasses.asdict(budget),
@@ -75,7 +80,8 @@ def _context(record, store: RunStore, db, provider_settings, on_attempt,
              budget: Budget) -> RunContext:
     settings = Settings(**record.settings["settings"])
     task = resolve_task(record.task)
-    provider = make_provider(record.model, provider_settings or ProviderSettings())
+    provider = None if record.model == LIBRARY else make_provider(
+        record.model, provider_settings or ProviderSettings())
     verdicts = VerdictStore(db or config.db_path())
 
     def verify_fn(task, path: Path):
@@ -97,7 +103,7 @@ def _work(ctx: RunContext, strategy: str, out: str | None) -> OptimizeResult:
         path = _write_best(ctx, out)
         ctx.store.set_status(ctx.run_id, status, ctx.best, str(path) if path else None)
     return OptimizeResult(ctx.run_id, status, ctx.best, path, ctx.spend.as_dict(), ctx.stopped,
-                          len(ctx.store.attempts(ctx.run_id)))
+                          len(ctx.store.attempts(ctx.run_id)), ctx.note)
 
 
 def _write_best(ctx: RunContext, out: str | None) -> Path | None:

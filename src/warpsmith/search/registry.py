@@ -8,6 +8,7 @@ from typing import Protocol
 from ..errors import UsageError
 from .best_of_n import BestOfN
 from .context import RunContext
+from .library import Library
 from .one_shot import OneShot
 from .refine import Refine
 
@@ -16,7 +17,9 @@ class Strategy(Protocol):
     def run(self, ctx: RunContext) -> None: ...
 
 
-STRATEGIES: dict[str, type] = {"one-shot": OneShot, "best-of-n": BestOfN, "refine": Refine}
+STRATEGIES: dict[str, type] = {"one-shot": OneShot, "best-of-n": BestOfN, "refine": Refine,
+                               "library": Library}
+LIBRARY = "library"  # the model spec of runs without a model
 
 
 def strategy(name: str) -> Strategy:
