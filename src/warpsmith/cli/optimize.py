@@ -149,8 +149,11 @@ def _report(result, as_json: bool) -> None:
             "attempts": result.attempts, "note": result.note or None}))
         return
     stop = f"; budget reached ({result.stopped_by})" if result.stopped_by else ""
+    sp = result.spend
+    unpriced = f" (+{sp['unpriced_calls']} unpriced calls)" if sp["unpriced_calls"] else ""
     err.print(f"run {result.run_id}: {result.status}{stop}; {result.attempts} attempts; "
-              f"spend {result.spend}", highlight=False)
+              f"{sp['calls']} LLM calls, {sp['tokens']} tokens, ${sp['usd']:.4f}{unpriced}, "
+              f"{sp['wall_s']:.0f} s", highlight=False)
     if result.note:
         err.print(result.note, highlight=False)
     if result.best_path:
