@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import json
 import secrets
-import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..store.db import connect
 from ..store.sqlite import verdict_from_dict, verdict_to_dict
 from ..types import Verdict
 
@@ -97,10 +97,7 @@ class BenchRecord:
 class BenchStore:
     def __init__(self, path: Path | str):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(self.path, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.executescript(SCHEMA)
+        self.db = connect(self.path, SCHEMA)
 
     def new_bench(self, suite: str, generator: str, settings: dict) -> str:
         bench_id = time.strftime("bench-%Y%m%d-%H%M%S-") + secrets.token_hex(3)

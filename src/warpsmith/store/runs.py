@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import json
 import secrets
-import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..types import Verdict
+from .db import connect
 from .sqlite import verdict_from_dict, verdict_to_dict
 
 SCHEMA = """
@@ -97,11 +97,7 @@ class RunRecord:
 class RunStore:
     def __init__(self, path: Path | str):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        # Strategies call from worker threads; every write is one short transaction.
-        self.db = sqlite3.connect(self.path, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.executescript(SCHEMA)
+        self.db = connect(self.path, SCHEMA)
 
     def new_run(self, task: str, model: str, strategy: str, settings: dict) -> str:
         run_id = time.strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(3)

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sqlite3
 import time
 from pathlib import Path
 
 from ..types import CaseResult, Timing, Verdict
+from .db import connect
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS verdicts (
@@ -28,11 +28,7 @@ CREATE INDEX IF NOT EXISTS verdicts_task ON verdicts(task, status);
 class VerdictStore:
     def __init__(self, path: Path | str):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        # Usable from a search's worker threads; sqlite3 serialises access to one connection.
-        self.db = sqlite3.connect(self.path, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.executescript(SCHEMA)
+        self.db = connect(self.path, SCHEMA)
 
     def get(self, key: str) -> Verdict | None:
         row = self.db.execute("SELECT verdict FROM verdicts WHERE key = ?", (key,)).fetchone()
