@@ -52,7 +52,8 @@ def test_specs_make_generators_and_bad_specs_name_the_valid_forms(tmp_path):
     assert isinstance(make_generator(f"dir:{tmp_path}"), DirGenerator)
     llm = make_generator("llm:refine:openai-compatible:http://127.0.0.1:1/v1#m")
     assert isinstance(llm, LLMGenerator) and llm.model == "openai-compatible:http://127.0.0.1:1/v1#m"
-    for bad, words in (("library", "dir:PATH"), ("nope:x", "llm:STRATEGY:MODEL_SPEC"),
+    assert isinstance(make_generator("library"), LLMGenerator)  # optimize without a model
+    for bad, words in (("library:x", "takes no argument"), ("nope:x", "llm:STRATEGY:MODEL_SPEC"),
                        (f"dir:{tmp_path}/missing", "no such folder"),
                        ("llm:refine", "llm:STRATEGY:MODEL_SPEC"),
                        ("llm:greedy:openai:gpt-4.1", "one-shot"),

@@ -9,6 +9,7 @@ import click
 
 from ..errors import WarpsmithError
 from .bench import bench_command
+from .export import export_command
 from .optimize import optimize_command
 from .report import report_command
 from .runs import runs_group
@@ -40,6 +41,7 @@ cli.add_command(tasks_group)
 cli.add_command(verify_command)
 cli.add_command(optimize_command)
 cli.add_command(runs_group)
+cli.add_command(export_command)
 cli.add_command(bench_command)
 cli.add_command(report_command)
 

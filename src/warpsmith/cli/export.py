@@ -1,0 +1,45 @@
+"""`warpsmith export RUN_ID [RUN_ID ...] | --bench BENCH_ID --format sft|rl|pairs`."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..errors import WarpsmithError
+from ..export import FORMATS, export
+
+
+class ExportUsageError(click.ClickException):
+    exit_code = 2
+
+
+@click.command("export")
+@click.argument("run_ids", nargs=-1)
+@click.option("--bench", "bench_id", default=None,
+              help="Export the optimize runs behind this bench's items instead.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), required=True,
+              help="sft: verified kernels; rl: trajectories with rewards; pairs: preferences.")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="FILE.jsonl, or FILE.parquet (needs pyarrow) [default: JSONL on stdout].")
+@click.option("--db", type=click.Path(dir_okay=False), default=None,
+              help="SQLite store [default: $WARPSMITH_DB or ~/.cache/warpsmith/"
+                   "warpsmith.sqlite]")
+def export_command(run_ids, bench_id, fmt, out, db) -> int:
+    """Training data from optimize runs. Only verified kernels are ever labelled good;
+    docs/datasets.md documents the schemas, the rewards and the pair rule.
+
+    \b
+    Examples:
+      warpsmith export 20261130-101500-a1b2c3 --format sft --out sft.jsonl
+      warpsmith export --bench bench-20261130-101500-a1b2c3 --format rl --out rl.parquet
+    """
+    if run_ids and bench_id:
+        raise ExportUsageError("give run ids or --bench, not both")
+    try:
+        count = export(run_ids, fmt, out or sys.stdout, bench_id=bench_id, db=db)
+    except WarpsmithError as e:
+        raise ExportUsageError(str(e)) from None
+    if out:
+        click.echo(f"{count} {fmt} records -> {out}", err=True)
+    return 0

@@ -1,0 +1,197 @@
+"""Training records built from stored optimize runs: supervised (sft), trajectories (rl) and
+preference pairs (pairs). docs/datasets.md documents every field; a change to a record's shape
+bumps its schema version.
+
+Only a verified kernel (an attempt whose verdict status is "passed") is ever labelled good: it
+alone becomes an sft record, a positive reward, or the chosen side of a pair.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from ..errors import WarpsmithError
+from ..store.runs import Attempt, RunRecord
+from ..tasks.suite import resolve_task
+from ..types import Verdict
+
+SFT, RL, PAIRS = "warpsmith.sft/1", "warpsmith.rl/1", "warpsmith.pairs/1"
+
+# Reward shaping (rl): 0 for every attempt that is not verified; a verified one earns
+# PASS_REWARD, plus ln(speedup vs eager) clipped to [LOG_SPEEDUP_MIN, LOG_SPEEDUP_MAX] when it
+# was timed. The clip keeps a verified kernel above every failed one (1 - 0.5 > 0).
+PASS_REWARD = 1.0
+LOG_SPEEDUP_MIN, LOG_SPEEDUP_MAX = -0.5, 2.0
+
+# Pairs: a verified kernel beats a slower verified one only by this speedup ratio or more,
+# so timing noise does not make preferences.
+FASTER_MARGIN = 1.10
+# Verdicts that prove the kernel wrong; suspect and needs_gpu prove nothing either way.
+FAILED = frozenset({"compile_error", "runtime_error", "incorrect", "rejected", "timeout",
+                    "crashed"})
+
+
+@dataclass(frozen=True)
+class RunData:
+    """One optimize run as the exporters read it: its record, its task, its attempts."""
+
+    run: RunRecord
+    task: dict  # {"name", "source"}
+    attempts: tuple[Attempt, ...]
+
+
+def task_info(run: RunRecord, attempts: Iterable[Attempt]) -> dict:
+    """The task's name and reference source; the source is None if the file is gone."""
+    names = [a.verdict.task for a in attempts if a.verdict is not None and a.verdict.task]
+    try:
+        task = resolve_task(run.task)
+    except WarpsmithError:
+        return {"name": names[0] if names else run.task, "source": None}
+    return {"name": task.name, "source": task.source}
+
+
+def verified(a: Attempt) -> bool:
+    return a.status == "passed" and a.verdict is not None and a.verdict.passed \
+        and a.source is not None
+
+
+def reward(a: Attempt) -> float:
+    if not verified(a):
+        return 0.0
+    speedup = a.verdict.speedup_vs_eager if a.verdict.timing_measured else None
+    if not speedup or speedup <= 0:
+        return PASS_REWARD
+    return PASS_REWARD + min(max(math.log(speedup), LOG_SPEEDUP_MIN), LOG_SPEEDUP_MAX)
+
+
+def verdict_summary(v: Verdict | None) -> dict | None:
+    if v is None:
+        return None
+    return {"status": v.status, "device": v.device, "gpu": v.environment.get("gpu"),
+            "timing_measured": v.timing_measured, "timed_shape": v.timed_shape,
+            "speedup_vs_eager": v.speedup_vs_eager,
+            "speedup_vs_compile": v.speedup_vs_compile,
+            "roofline_fraction": v.roofline_fraction}
+
+
+def _reasoning(a: Attempt) -> str | None:
+    return a.reasoning or None
+
+
+def sft_records(runs: Iterable[RunData]) -> Iterator[dict]:
+    seen = set()
+    for data in runs:
+        for a in data.attempts:
+            key = (data.task["name"], repr(a.prompt), a.response, a.source)
+            if not verified(a) or key in seen:
+                continue  # a cached answer met again in another run is one example
+            seen.add(key)
+            yield {"schema": SFT, "id": f"{a.run_id}/{a.id}", "run_id": a.run_id,
+                   "attempt_id": a.id, "model": data.run.model,
+                   "strategy": data.run.strategy, "task": data.task, "messages": a.prompt,
+                   "response": a.response, "reasoning": _reasoning(a), "source": a.source,
+                   "verdict": verdict_summary(a.verdict)}
+
+
+def trajectories(attempts: Iterable[Attempt]) -> list[list[Attempt]]:
+    """Each lineage path from a first attempt to a leaf (an attempt nothing refined), in
+    order. A refine chain is one path; each best-of-n sample is a path of one turn."""
+    attempts = list(attempts)
+    by_id = {a.id: a for a in attempts}
+    parents = {a.parent_id for a in attempts if a.parent_id is not None}
+    paths = []
+    for leaf in (a for a in attempts if a.id not in parents):
+        path, node = [], leaf
+        while node is not None:
+            path.append(node)
+            node = by_id.get(node.parent_id)
+        paths.append(path[::-1])
+    return paths
+
+
+def _turn(index: int, a: Attempt) -> dict:
+    v = a.verdict
+    return {"index": index, "attempt_id": a.id, "parent_id": a.parent_id, "depth": a.depth,
+            "messages": a.prompt, "response": a.response, "reasoning": _reasoning(a),
+            "source": a.source, "status": a.status, "verified": verified(a),
+            "feedback": (v.feedback if v else None) or a.error or "",
+            "speedup_vs_eager": v.speedup_vs_eager if v else None, "reward": reward(a)}
+
+
+def _outcome(path: list[Attempt]) -> dict:
+    good = [a for a in path if verified(a)]
+    best = max(good, key=reward) if good else None
+    return {"final_status": path[-1].status, "solved": bool(good),
+            "best_attempt_id": best.id if best else None,
+            "best_speedup_vs_eager": best.verdict.speedup_vs_eager if best else None,
+            "return": sum(reward(a) for a in path), "turns": len(path)}
+
+
+def rl_records(runs: Iterable[RunData]) -> Iterator[dict]:
+    for data in runs:
+        for path in trajectories(data.attempts):
+            yield {"schema": RL, "id": f"{data.run.id}/{path[-1].id}",
+                   "run_id": data.run.id, "model": data.run.model,
+                   "strategy": data.run.strategy, "task": data.task, "chain": path[0].chain,
+                   "turns": [_turn(i, a) for i, a in enumerate(path)],
+                   "outcome": _outcome(path)}
+
+
+def _side(a: Attempt) -> dict:
+    return {"run_id": a.run_id, "attempt_id": a.id, "messages": a.prompt,
+            "response": a.response, "reasoning": _reasoning(a), "source": a.source,
+            "status": a.status,
+            "speedup_vs_eager": a.verdict.speedup_vs_eager if a.verdict else None}
+
+
+def _timed_speedup(a: Attempt) -> float | None:
+    return a.verdict.speedup_vs_eager if a.verdict.timing_measured else None
+
+
+def _beats(chosen: Attempt, other: Attempt) -> str | None:
+    """Why `chosen` (verified) is preferred to `other`, or None when it is not."""
+    if chosen.source == other.source or other.source is None:
+        return None
+    if other.status in FAILED:
+        return "failed"
+    if not verified(other):
+        return None
+    fast, slow = _timed_speedup(chosen), _timed_speedup(other)
+    if fast and slow and fast >= slow * FASTER_MARGIN:
+        return "slower"
+    return None
+
+
+def _first_prompt(a: Attempt, by_id: dict[int, Attempt]) -> list[dict]:
+    while a.parent_id in by_id:
+        a = by_id[a.parent_id]
+    return a.prompt
+
+
+def pair_records(runs: Iterable[RunData]) -> Iterator[dict]:
+    by_task: dict[str, list[tuple[RunData, Attempt]]] = {}
+    for data in runs:
+        for a in data.attempts:
+            by_task.setdefault(data.task["name"], []).append((data, a))
+    for group in by_task.values():
+        by_id = {a.id: a for _, a in group}
+        for data, chosen in group:
+            if not verified(chosen):
+                continue  # never a pair whose chosen side is not a verified kernel
+            for _, other in group:
+                why = _beats(chosen, other)
+                if why:
+                    yield _pair(data, chosen, other, why, by_id)
+
+
+def _pair(data: RunData, chosen: Attempt, rejected: Attempt, why: str, by_id) -> dict:
+    fast, slow = _timed_speedup(chosen), rejected.verdict and _timed_speedup(rejected)
+    return {"schema": PAIRS, "id": f"{chosen.run_id}/{chosen.id}>{rejected.run_id}/"
+            f"{rejected.id}", "task": data.task, "prompt": _first_prompt(chosen, by_id),
+            "chosen": _side(chosen), "rejected": _side(rejected), "rule": why,
+            "speedup_ratio": fast / slow if why == "slower" else None}
+
+
+BUILDERS = {"sft": sft_records, "rl": rl_records, "pairs": pair_records}
