@@ -162,5 +162,6 @@ def test_without_a_model_the_library_finds_a_verified_kernel(db):
     result = optimize("level1/softmax", LIBRARY, LIBRARY, CPU, db=db)
     assert result.status == "found" and result.best.verdict.passed
     assert result.spend["calls"] == 0 and result.best_path.exists()
+    assert "not tuned" in result.note  # nothing is timed on the CPU
     uncovered = optimize("level1/conv2d", LIBRARY, LIBRARY, CPU, db=db)
     assert uncovered.status == "not_found" and "does not cover" in uncovered.note

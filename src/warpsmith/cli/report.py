@@ -1,4 +1,4 @@
-"""`warpsmith report RUN [RUN_B] [--format md|json] [--out FILE]`."""
+"""`warpsmith report RUN [RUN_B] [--format md|json|html] [--out FILE]`."""
 
 from __future__ import annotations
 
@@ -11,13 +11,20 @@ from rich.table import Table
 
 from ..bench import BenchStore
 from ..config import db_path
-from ..report import compare_reports, load_report, render_comparison, render_report
+from ..report import (
+    compare_reports,
+    load_report,
+    render_comparison,
+    render_comparison_html,
+    render_html,
+    render_report,
+)
 
 
 @click.command("report")
 @click.argument("run", required=False)
 @click.argument("run_b", required=False)
-@click.option("--format", "fmt", type=click.Choice(["md", "json"]), default="md",
+@click.option("--format", "fmt", type=click.Choice(["md", "json", "html"]), default="md",
               show_default=True)
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Write the report to FILE instead of stdout.")
@@ -26,7 +33,8 @@ from ..report import compare_reports, load_report, render_comparison, render_rep
                    "warpsmith.sqlite]")
 def report_command(run, run_b, fmt, out, db) -> int:
     """The report of bench RUN (a bench id, or a JSON report file): fast_p against eager and
-    torch.compile, geometric means, roofline, cost, per level and per task. With RUN_B, RUN_B
+    torch.compile, geometric means, roofline, cost, per level and per task; --format html
+    writes one self-contained page with plots and the kernels. With RUN_B, RUN_B
     compared with RUN task by task; without RUN, the recent benches. docs/metrics.md defines
     every number.
 
@@ -34,6 +42,7 @@ def report_command(run, run_b, fmt, out, db) -> int:
     Examples:
       warpsmith report
       warpsmith report bench-20261130-101500-a1b2c3 --out report.md
+      warpsmith report bench-20261130-101500-a1b2c3 --format html --out report.html
       warpsmith report bench-20261130-101500-a1b2c3 --format json | jq .metrics.overall
       warpsmith report docs/benchmarks/suite.json bench-20261201-090000-d4e5f6
     """
@@ -43,13 +52,20 @@ def report_command(run, run_b, fmt, out, db) -> int:
     data = load_report(run, store)
     if run_b:
         data = compare_reports(data, load_report(run_b, store))
-    text = json.dumps(data, indent=2) if fmt == "json" else (
-        render_comparison(data) if run_b else render_report(data))
+    text = _render(data, fmt, bool(run_b))
     if out:
         Path(out).write_text(text if text.endswith("\n") else text + "\n")
     else:
         click.echo(text)
     return 0
+
+
+def _render(data: dict, fmt: str, comparison: bool) -> str:
+    if fmt == "json":
+        return json.dumps(data, indent=2)
+    if fmt == "html":
+        return render_comparison_html(data) if comparison else render_html(data)
+    return render_comparison(data) if comparison else render_report(data)
 
 
 def _list(path: Path, fmt: str) -> int:

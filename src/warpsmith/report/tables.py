@@ -8,6 +8,8 @@ another machine (the H200's, committed under docs/) compares with a local one.
 from __future__ import annotations
 
 import json
+import math
+import sqlite3
 from collections import defaultdict
 from pathlib import Path
 
@@ -19,12 +21,16 @@ SCHEMA_VERSION = 1
 DEFINITIONS = "docs/metrics.md"
 
 
-def build_report(record: BenchRecord, items: list[Item]) -> dict:
+def build_report(record: BenchRecord, items: list[Item],
+                 attempts: list[dict] | None = None) -> dict:
+    """attempts: the LLM attempts of the bench's searches (llm: generators), as
+    `attempt_rows` reads them, for the search-progress series."""
     s = record.settings
     return {"schema": SCHEMA_VERSION, "definitions": DEFINITIONS,
             "bench": _bench_dict(record, items),
             "metrics": {k: m.as_dict() for k, m in by_level(items, s["samples"]).items()},
-            "tasks": task_rows(items)}
+            "tasks": task_rows(items),
+            "progress": progress(attempts or [], len({i.task for i in items}))}
 
 
 def _bench_dict(record: BenchRecord, items: list[Item]) -> dict:
@@ -56,7 +62,18 @@ def _row(chosen: Item, samples: list[Item]) -> dict:
             "timed": bool(v and v.timing_measured),
             "cost_usd": sum(costs) if costs else None,
             "candidate": chosen.candidate, "run_id": chosen.run_id,
-            "cached": bool(v and v.cached), "reason": _reason(chosen)}
+            "cached": bool(v and v.cached), "reason": _reason(chosen),
+            "reasons": list(v.reasons) if v and v.reasons else [_reason(chosen)],
+            **_times(v), "source": chosen.source}
+
+
+def _times(v) -> dict:
+    """Median times in µs at the timed shape, and the roofline floor; None when untimed."""
+    times = {t.name: t.median_us for t in (v.timings if v else ())}
+    compiled = [us for name, us in times.items() if name.startswith("compile")]
+    return {"time_us": times.get("candidate"), "eager_us": times.get("eager"),
+            "compile_us": min(compiled) if compiled else None,
+            "floor_us": v.floor_us if v else None}
 
 
 def _reason(item: Item) -> str:
@@ -80,9 +97,41 @@ def load_report(ref: str, db: Path) -> dict:
         if record is None:
             raise UsageError(f"no bench {ref!r} in {db}: give a bench id (`warpsmith report` "
                              "lists them) or a JSON report file")
-        return build_report(record, store.items(ref))
+        items = store.items(ref)
+        return build_report(record, items, attempt_rows(store.db, items))
     finally:
         store.close()
+
+
+def attempt_rows(db: sqlite3.Connection, items: list[Item]) -> list[dict]:
+    """The attempts of the searches behind the items (llm: generators), oldest first."""
+    runs = {i.run_id: i.task for i in items if i.run_id}
+    if not runs or not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'attempts'"
+                                  ).fetchone():
+        return []
+    marks = ",".join("?" * len(runs))
+    rows = db.execute(f"SELECT run_id, status, cost_usd, speedup_vs_eager, created FROM "
+                      f"attempts WHERE run_id IN ({marks}) ORDER BY created", list(runs))
+    return [{"task": runs[r], "status": s, "cost_usd": c, "speedup": x, "created": t}
+            for r, s, c, x, t in rows]
+
+
+def progress(attempts: list[dict], tasks: int) -> list[dict]:
+    """Search progress, one point per attempt in time order: seconds since the first attempt,
+    dollars spent so far, and the geometric mean over the bench's tasks of each task's best
+    verified eager speedup so far (a task with none yet counts as 1×); that best is None
+    while no attempt has been timed (the CPU)."""
+    best: dict[str, float] = {}
+    usd, points = 0.0, []
+    for a in attempts:
+        usd += a["cost_usd"] or 0.0
+        if a["status"] == "passed" and a["speedup"] is not None:
+            best[a["task"]] = max(best.get(a["task"], 0.0), a["speedup"])
+        logs = sum(math.log(v) for v in best.values())
+        points.append({"elapsed_s": a["created"] - attempts[0]["created"], "usd": usd,
+                       "task": a["task"], "status": a["status"], "speedup": a["speedup"],
+                       "best": math.exp(logs / max(tasks, 1)) if best else None})
+    return points
 
 
 SCALARS = ("correctness_rate", "median_roofline_fraction", "cost_per_task_usd")

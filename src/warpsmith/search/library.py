@@ -5,6 +5,7 @@ checks it like any other. A task the library does not cover ends the run with th
 from __future__ import annotations
 
 from .context import RunContext
+from .tune import tune
 
 
 class Library:
@@ -15,4 +16,23 @@ class Library:
         if isinstance(made, NotCovered):
             ctx.note = f"the kernel library does not cover {ctx.task.name}: {made.reason}"
             return
-        ctx.attempt_source(made.source, note=f"library family {made.family}, knobs {made.tune}")
+        first = ctx.attempt_source(made.source, note=_note(made.family, made.tune))
+        if not (first.passed and first.verdict.timing_measured):
+            ctx.note = ctx.note or ("not tuned: nothing is timed on this device" if first.passed
+                                    else "")
+            return
+        tune(first, made.tune, lambda knobs, i, parent: self._variant(ctx, knobs, i, parent))
+
+    @staticmethod
+    def _variant(ctx: RunContext, knobs: dict[str, int], index: int, parent):
+        from ..library import generate
+
+        if ctx.spend.exhausted(ctx.budget):
+            return None
+        made = generate(ctx.task, tune=knobs)
+        return ctx.attempt_source(made.source, note=_note(made.family, knobs), depth=index,
+                                  parent=parent)
+
+
+def _note(family: str, knobs: dict[str, int]) -> str:
+    return f"library family {family}, knobs {knobs}"
