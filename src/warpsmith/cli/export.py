@@ -1,4 +1,4 @@
-"""`warpsmith export RUN_ID [RUN_ID ...] | --bench BENCH_ID --format sft|rl|pairs`."""
+"""`warpsmith export RUN_ID [RUN_ID ...] | --bench BENCH_ID --format sft|rl|pairs|torch-op`."""
 
 from __future__ import annotations
 
@@ -19,20 +19,24 @@ class ExportUsageError(click.ClickException):
 @click.option("--bench", "bench_id", default=None,
               help="Export the optimize runs behind this bench's items instead.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), required=True,
-              help="sft: verified kernels; rl: trajectories with rewards; pairs: preferences.")
+              help="sft: verified kernels; rl: trajectories with rewards; pairs: preferences; "
+                   "torch-op: one run's best kernel as a drop-in Python module.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="FILE.jsonl, or FILE.parquet (needs pyarrow) [default: JSONL on stdout].")
+              help="FILE.jsonl, or FILE.parquet (needs pyarrow), or FILE.py for torch-op "
+                   "[default: stdout].")
 @click.option("--db", type=click.Path(dir_okay=False), default=None,
               help="SQLite store [default: $WARPSMITH_DB or ~/.cache/warpsmith/"
                    "warpsmith.sqlite]")
 def export_command(run_ids, bench_id, fmt, out, db) -> int:
-    """Training data from optimize runs. Only verified kernels are ever labelled good;
-    docs/datasets.md documents the schemas, the rewards and the pair rule.
+    """Training data from optimize runs, or (torch-op) a run's best verified kernel as a
+    standalone module registering a guarded torch custom op. Only verified kernels are ever
+    labelled good; docs/datasets.md documents the schemas, the rewards and the pair rule.
 
     \b
     Examples:
       warpsmith export 20261130-101500-a1b2c3 --format sft --out sft.jsonl
       warpsmith export --bench bench-20261130-101500-a1b2c3 --format rl --out rl.parquet
+      warpsmith export 20261130-101500-a1b2c3 --format torch-op --out my_kernels.py
     """
     if run_ids and bench_id:
         raise ExportUsageError("give run ids or --bench, not both")
@@ -40,6 +44,8 @@ def export_command(run_ids, bench_id, fmt, out, db) -> int:
         count = export(run_ids, fmt, out or sys.stdout, bench_id=bench_id, db=db)
     except WarpsmithError as e:
         raise ExportUsageError(str(e)) from None
-    if out:
+    if out and fmt == "torch-op":
+        click.echo(f"torch op module -> {out}", err=True)
+    elif out:
         click.echo(f"{count} {fmt} records -> {out}", err=True)
     return 0

@@ -3,6 +3,7 @@
     sft    one record per verified kernel: task, prompt, response, reasoning, source, verdict
     rl     one record per trajectory: turns in order, each with its reward, and the outcome
     pairs  preference pairs for one task: a verified kernel over a failed or slower one
+    torch-op  one run's winning verified kernel as a standalone drop-in module (torch_op.py)
 
 docs/datasets.md documents the schemas, the reward shaping and the pair rule.
 """
@@ -19,10 +20,12 @@ from ..config import db_path
 from ..errors import UsageError
 from ..store.runs import RunStore
 from .records import BUILDERS, PAIRS, RL, SFT, RunData, task_info
+from .torch_op import TORCH_OP, render
 
-FORMATS = tuple(BUILDERS)
+FORMATS = (*BUILDERS, TORCH_OP)
 
-__all__ = ["FORMATS", "PAIRS", "RL", "SFT", "export", "load_runs", "records", "write"]
+__all__ = ["FORMATS", "PAIRS", "RL", "SFT", "TORCH_OP", "export", "export_torch_op",
+           "load_runs", "records", "write"]
 
 
 def load_runs(run_ids: Sequence[str] = (), bench_id: str | None = None,
@@ -60,12 +63,31 @@ def write(rows: list[dict], out: Path | str | IO[str]) -> None:
 
 def export(run_ids: Sequence[str] = (), fmt: str = "sft", out: Path | str | IO[str] = "-",
            *, bench_id: str | None = None, db: Path | str | None = None) -> int:
-    """Write the `fmt` records of the runs (or the bench's runs) to `out`; their count."""
+    """Write the `fmt` records of the runs (or the bench's runs) to `out`; their count.
+    torch-op writes one module for one run and counts 1."""
+    if fmt == TORCH_OP:
+        if bench_id is not None or len(run_ids) != 1:
+            raise UsageError("--format torch-op exports exactly one run id")
+        export_torch_op(run_ids[0], out, db=db)
+        return 1
     if fmt not in BUILDERS:  # before any work
         raise UsageError(f"unknown format {fmt!r} (valid: {', '.join(FORMATS)})")
     rows = records(fmt, load_runs(run_ids, bench_id, db))
     write(rows, out)
     return len(rows)
+
+
+def export_torch_op(run_id: str, out: Path | str | IO[str],
+                    db: Path | str | None = None) -> str:
+    """Write the run's winning verified kernel as a drop-in torch op module; its text.
+    A run with no verified attempt is a UsageError."""
+    [data] = load_runs([run_id], db=db)
+    text = render(data)
+    if isinstance(out, str | Path):
+        Path(out).write_text(text)
+    else:
+        out.write(text)
+    return text
 
 
 def _bench_runs(path: Path, bench_id: str) -> list[str]:
