@@ -18,7 +18,7 @@ from warpsmith.report import load_report
 from warpsmith.search import parse_budget
 from warpsmith.store.runs import RunStore
 
-from ..llm.server import LoopbackLLM, Reply
+from ..llm.server import Reply
 from .conftest import make_suite
 
 FIXED = (files("warpsmith.examples") / "relu_triton.py").read_text()
@@ -30,13 +30,6 @@ CALL_USD = (1000 * 1.0 + 500 * 2.0) / 1e6  # the loopback's usage at the prices 
 
 def answer(code: str) -> Reply:
     return Reply(text=f"Here it is.\n\n```python\n{code}\n```")
-
-
-@pytest.fixture
-def server():
-    s = LoopbackLLM()
-    yield s
-    s.close()
 
 
 @pytest.fixture

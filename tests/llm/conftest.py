@@ -2,18 +2,9 @@ import pytest
 
 from warpsmith.llm import ProviderSettings, RetryPolicy
 
-from .server import LoopbackLLM
-
 # Short waits so the retry tests take milliseconds; a long timeout nowhere.
 FAST = ProviderSettings(timeout_s=2.0, cache=False,
                         retry=RetryPolicy(max_retries=3, backoff_s=0.01, backoff_max_s=0.05))
-
-
-@pytest.fixture
-def server():
-    s = LoopbackLLM()
-    yield s
-    s.close()
 
 
 @pytest.fixture

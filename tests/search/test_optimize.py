@@ -13,7 +13,7 @@ from warpsmith.llm import ProviderSettings, RetryPolicy
 from warpsmith.search import Settings, optimize, parse_budget, resume
 from warpsmith.store.runs import RunStore
 
-from ..llm.server import LoopbackLLM, Reply
+from ..llm.server import Reply
 
 FIXED = (files("warpsmith.examples") / "relu_triton.py").read_text()
 BROKEN = FIXED.replace("tl.maximum(x, 0.0)", "x")  # forgets the relu: incorrect on negatives
@@ -24,13 +24,6 @@ CPU = Settings(device="cpu", samples=1, depth=3)
 
 def answer(code: str) -> Reply:
     return Reply(text=f"Here is the kernel.\n\n```python\n{code}\n```\nIt should be fast.")
-
-
-@pytest.fixture
-def server():
-    s = LoopbackLLM()
-    yield s
-    s.close()
 
 
 @pytest.fixture
