@@ -10,6 +10,7 @@ from rich.console import Console
 from ..config import PROFILES
 from ..errors import UsageError
 from ..search import STRATEGIES, Settings, optimize, parse_budget, resume
+from ..search.context import better
 from ..search.registry import LIBRARY
 from ..store import verdict_to_dict
 from ..store.runs import Attempt
@@ -112,8 +113,7 @@ class _Progress:
         self.run_id, self.count = a.run_id, self.count + 1
         self.calls += bool(a.prompt) and not a.replayed and not a.llm_cached
         self.usd += (a.cost_usd or 0.0) if not a.llm_cached else 0.0
-        if a.passed and (self.best is None or (a.verdict.speedup_vs_eager or 0) >
-                         (self.best.verdict.speedup_vs_eager or 0)):
+        if better(a, self.best):  # the run's own rule, so this line agrees with the result
             self.best = a
         if not self.quiet:
             err.print(f"#{self.count} chain {a.chain} round {a.depth}: {_outcome(a)}"

@@ -71,11 +71,14 @@ class RunContext:
         return self._finish(self.store.add(attempt))
 
     def attempt_source(self, source: str, note: str, chain: int = 0, depth: int = 0,
-                       sample: int = 0, parent: Attempt | None = None) -> Attempt:
-        """An attempt whose candidate came from no model (the library, a tuner variant)."""
+                       sample: int = 0, parent: Attempt | None = None) -> Attempt | None:
+        """An attempt whose candidate came from no model (the library, a tuner variant);
+        None once the budget is spent or the run was interrupted."""
         done = self.store.find(self.run_id, chain, depth, sample)
         if done is not None:
             return self._finish(dataclasses.replace(done, replayed=True))
+        if self._out_of_budget():
+            return None
         attempt = Attempt(self.run_id, chain, depth, sample, "", [], response=note,
                           source=source, parent_id=parent.id if parent else None)
         attempt.verdict = self._verify(source, chain, depth, sample)
@@ -141,13 +144,13 @@ class RunContext:
         self.spend.add(tokens=tokens if paid else 0, usd=attempt.cost_usd if paid else 0.0,
                        gpu_s=gpu_s, call=paid)
         with self._lock:
-            if _better(attempt, self.best):
+            if better(attempt, self.best):
                 self.best = attempt
         self.on_attempt(attempt)
         return attempt
 
 
-def _better(a: Attempt, b: Attempt | None) -> bool:
+def better(a: Attempt, b: Attempt | None) -> bool:
     """Passed beats not passed; among passed, the higher speedup (untimed counts as 0)."""
     if not a.passed:
         return False

@@ -17,6 +17,8 @@ class Library:
             ctx.note = f"the kernel library does not cover {ctx.task.name}: {made.reason}"
             return
         first = ctx.attempt_source(made.source, note=_note(made.family, made.tune))
+        if first is None:  # no budget at all
+            return
         if not (first.passed and first.verdict.timing_measured):
             ctx.note = ctx.note or ("not tuned: nothing is timed on this device" if first.passed
                                     else "")
@@ -27,8 +29,6 @@ class Library:
     def _variant(ctx: RunContext, knobs: dict[str, int], index: int, parent):
         from ..library import generate
 
-        if ctx.spend.exhausted(ctx.budget):
-            return None
         made = generate(ctx.task, tune=knobs)
         return ctx.attempt_source(made.source, note=_note(made.family, knobs), depth=index,
                                   parent=parent)

@@ -205,11 +205,12 @@ def _compare_all(got: list[list], prepared: Prepared, task: Task) -> list[CaseRe
 
 
 def _correctness_verdict(base, report, results, names: set[str]) -> Verdict:
-    kernels = tuple(dict.fromkeys(name for launches in report["kernels"]
-                                  for name, own in launches if own))
     if base.device == "cuda":  # what the profiler saw execute, in any language
         kernels = tuple(dict.fromkeys(k for call in report["gpu_kernels"] for k, _ in call
                                       if gpukernels.is_own(k, names)))
+    else:  # what Triton's launch hook saw launched
+        kernels = tuple(dict.fromkeys(name for launches in report["kernels"]
+                                      for name, own in launches if own))
     base = replace(base, cases=tuple(results), kernels_launched=kernels)
     problems = _dynamic_problems(report, names if base.device == "cuda" else None)
     if problems:

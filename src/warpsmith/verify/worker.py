@@ -145,7 +145,8 @@ def _run_case(model, case: dict, index: int, guards, report: dict, device):
             out = model(*inputs)
         # Copied on the caller's stream before any device-wide sync, as the next op of a real
         # model would read it: work left on a side stream nobody waited for is caught (E23).
-        held = [t.clone() if type(t) is torch.Tensor else t for t in tree_leaves(out)]
+        leaves = tree_leaves(out)
+        held = [t.clone() if type(t) is torch.Tensor else t for t in leaves]
     if device.type == "cuda":
         torch.cuda.synchronize()
         report["gpu_kernels"].append(gpu.kernels)
@@ -154,7 +155,6 @@ def _run_case(model, case: dict, index: int, guards, report: dict, device):
     report["threads_started"].append(threads.started)
     if not _poison_armed():
         report["poison_off"].append(index)
-    leaves = tree_leaves(out)
     if any(isinstance(t, torch.Tensor) and type(t) is not torch.Tensor for t in leaves):
         report["bad_outputs"].append(index)  # a subclass could run code when touched
         return []
