@@ -158,3 +158,12 @@ def test_without_a_model_the_library_finds_a_verified_kernel(db):
     assert "not tuned" in result.note  # nothing is timed on the CPU
     uncovered = optimize("level1/conv2d", LIBRARY, LIBRARY, CPU, db=db)
     assert uncovered.status == "not_found" and "does not cover" in uncovered.note
+
+
+def test_bad_task_or_model_fails_before_a_run_is_recorded(db):
+    from warpsmith.errors import UsageError
+
+    for task, spec in (("level1/nope", "library"), ("level1/relu", "foo:bar")):
+        with pytest.raises(UsageError):
+            optimize(task, spec, "library" if spec == "library" else "refine", CPU, db=db)
+    assert RunStore(db).runs() == []

@@ -49,6 +49,9 @@ def optimize(task: str, model: str, strategy: str, settings: Settings = DEFAULT_
     if (model == LIBRARY) != (strategy == LIBRARY):
         raise UsageError("the library strategy and the 'library' model go together: leave out "
                          "--model for the offline library, or give one for an LLM strategy")
+    resolve_task(task)  # an unknown task, model spec or missing key fails before a run exists
+    if model != LIBRARY:
+        make_provider(model, provider_settings or ProviderSettings())
     store = RunStore(db or config.db_path())
     run_id = store.new_run(task, model, strategy, {
         "settings": dataclasses.asdict(settings), "budget": dataclasses.asdict(budget),
