@@ -13,6 +13,7 @@ from .export import export_command
 from .optimize import optimize_command
 from .report import report_command
 from .runs import runs_group
+from .serve import serve_group
 from .tasks import tasks_group
 from .verify import verify_command
 
@@ -44,6 +45,7 @@ cli.add_command(runs_group)
 cli.add_command(export_command)
 cli.add_command(bench_command)
 cli.add_command(report_command)
+cli.add_command(serve_group)
 
 
 def main() -> None:
