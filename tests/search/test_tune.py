@@ -38,3 +38,10 @@ def test_tune_climbs_to_the_fastest_verified_variant_and_skips_broken_ones():
 def test_tune_stops_when_the_budget_says_so():
     best = tune(timed(1.0), {"BLOCK": 1024}, lambda knobs, i, parent: None)
     assert best.verdict.speedup_vs_eager == 1.0
+
+
+def test_zero_rounds_tries_no_variant():
+    tried = []
+    best = tune(timed(1.0), {"BLOCK": 1024}, lambda knobs, i, parent: tried.append(knobs),
+                rounds=0)
+    assert tried == [] and best.verdict.speedup_vs_eager == 1.0

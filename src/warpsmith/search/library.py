@@ -5,7 +5,7 @@ checks it like any other. A task the library does not cover ends the run with th
 from __future__ import annotations
 
 from .context import RunContext
-from .tune import tune
+from .tune import MAX_ROUNDS, tune
 
 
 class Library:
@@ -23,7 +23,9 @@ class Library:
             ctx.note = ctx.note or ("not tuned: nothing is timed on this device" if first.passed
                                     else "")
             return
-        tune(first, made.tune, lambda knobs, i, parent: self._variant(ctx, knobs, i, parent))
+        # --depth bounds the tuner's rounds (0: the default rendering only)
+        tune(first, made.tune, lambda knobs, i, parent: self._variant(ctx, knobs, i, parent),
+             rounds=min(ctx.settings.depth, MAX_ROUNDS))
 
     @staticmethod
     def _variant(ctx: RunContext, knobs: dict[str, int], index: int, parent):

@@ -34,12 +34,13 @@ def speed(attempt: Attempt | None) -> float:
 
 
 def tune(start: Attempt, knobs: dict[str, int],
-         try_variant: Callable[[dict[str, int], int, Attempt], Attempt | None]) -> Attempt:
-    """Hill-climb from `start` (a passed, timed attempt rendered with `knobs`). try_variant
-    renders, verifies and records one variant (its index numbers it in the run) and returns
-    None once the budget is spent."""
+         try_variant: Callable[[dict[str, int], int, Attempt], Attempt | None],
+         rounds: int = MAX_ROUNDS) -> Attempt:
+    """Hill-climb from `start` (a passed, timed attempt rendered with `knobs`) for at most
+    `rounds` rounds (0: no variant at all). try_variant renders, verifies and records one
+    variant (its index numbers it in the run) and returns None once the budget is spent."""
     best, best_knobs, index = start, knobs, 0
-    for _ in range(MAX_ROUNDS):
+    for _ in range(rounds):
         improved = False
         for variant in neighbours(best_knobs):
             index += 1
