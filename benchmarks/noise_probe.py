@@ -3,13 +3,16 @@
 For each task, P fresh processes each time the honest Triton candidate and eager PyTorch at
 the task's GPU shape under several timing variants, interleaved in blocks:
 
-    harness     the verifier's call (verify/timing.py): L2 flush, persisting-L2 reset,
-                events around the call, device-wide synchronize before the end event
-    lead        the same, plus ~1 ms of GPU sleep queued before the start event, so host-side
+    old         verifier 2's call: L2 flush, persisting-L2 limit set to 0 and lines reset
+                (two driver calls) before every call, events around the call, device-wide
+                synchronize before the end event
+    new         the current verify/timing.py: limit and lines reset once per block, the limit
+                only read (cuCtxGetLimit) before every call
+    reset_only  cuCtxResetPersistingL2Cache alone before every call
+    limit_only  cuCtxSetLimit(persisting L2 = 0) alone before every call
+    no_reset    no persisting-L2 call at all
+    lead        old, plus ~1 ms of GPU sleep queued before the start event, so host-side
                 launch overhead can never leave the GPU idle inside the timed window
-    no_reset    the harness call without the persisting-L2 reset (a driver call per timed call)
-    stream      triton.testing.do_bench style: flush, start, call, end on the stream, no sync
-    fixed       the harness call on one fixed input buffer (no rotation between two buffers)
 
 Each process prints the median per (variant, impl); the parent reports, per variant, the
 spread (max/min over processes) of eager/candidate.
@@ -20,6 +23,7 @@ spread (max/min over processes) of eager/candidate.
 from __future__ import annotations
 
 import argparse
+import ctypes
 import importlib.util
 import json
 import statistics
@@ -31,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TASKS = {"level1/gelu_tanh_fp16": "gelu_tanh_fp16_triton.py", "level1/relu": "relu_triton.py",
          "level1/sigmoid": "sigmoid_triton.py", "level1/softmax": "softmax_rows.py"}
-VARIANTS = ("harness", "lead", "no_reset", "stream", "fixed")
+VARIANTS = ("old", "new", "reset_only", "limit_only", "no_reset", "lead")
 
 
 def child(task_name: str, candidate: str, blocks: int, calls: int) -> dict:
@@ -42,7 +46,7 @@ def child(task_name: str, candidate: str, blocks: int, calls: int) -> dict:
     sys.path.insert(0, str(ROOT / "src"))
     from warpsmith.tasks import build, resolve_task
     from warpsmith.tasks.loader import make_inputs
-    from warpsmith.verify.cudadriver import reset_persisting_l2
+    from warpsmith.verify import cudadriver
     from warpsmith.verify.timing import L2_FLUSH_BYTES, _Slots
 
     task = resolve_task(task_name)
@@ -57,17 +61,28 @@ def child(task_name: str, candidate: str, blocks: int, calls: int) -> dict:
     pool = [(i, make_inputs(task, "gpu", device="cuda", seed=10 + i)) for i in range(3)]
     flush = torch.empty(L2_FLUSH_BYTES, dtype=torch.uint8, device="cuda")
 
+    drv = cudadriver.driver()
+
+    def persisting(variant):
+        if variant in ("old", "lead"):
+            cudadriver.reset_persisting_l2()
+        elif variant == "new":
+            assert cudadriver.persisting_l2_limit() == 0
+        elif variant == "reset_only":
+            cudadriver.check(drv.cuCtxResetPersistingL2Cache(), "reset")
+        elif variant == "limit_only":
+            cudadriver.check(drv.cuCtxSetLimit(cudadriver.CU_LIMIT_PERSISTING_L2_CACHE_SIZE,
+                                               ctypes.c_size_t(0)), "limit")
+
     def call(variant, fn, inputs):
-        if variant != "no_reset":
-            reset_persisting_l2()
+        persisting(variant)
         flush.zero_()
         if variant == "lead":
             torch.cuda._sleep(2_000_000)  # ~1 ms at ~2 GHz
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
         fn(*inputs)
-        if variant != "stream":
-            torch.cuda.synchronize()
+        torch.cuda.synchronize()
         end.record()
         end.synchronize()
         return start.elapsed_time(end) * 1000.0
@@ -80,11 +95,12 @@ def child(task_name: str, candidate: str, blocks: int, calls: int) -> dict:
         torch.cuda.synchronize()
         slots = {v: _Slots(pool) for v in VARIANTS}
         for block in range(blocks):
+            cudadriver.reset_persisting_l2()
             order = [(v, n) for v in VARIANTS for n in impls]
             random.Random(block).shuffle(order)
             for v, n in order:
                 for _ in range(calls):
-                    inputs = pool[0][1] if v == "fixed" else slots[v].next(n)[1]
+                    inputs = slots[v].next(n)[1]
                     times[(v, n)].append(call(v, impls[n], inputs))
     return {f"{v}/{n}": {"median_us": statistics.median(t), "min_us": min(t),
                          "iqr_us": _iqr(t)} for (v, n), t in times.items()}

@@ -171,8 +171,8 @@ def _from_result(result, db: Path) -> Produced:
         return Produced(verdict=judged[-1].verdict, **common)
     if attempts:
         return Produced(status="llm_error", note=attempts[-1].error or "", **common)
-    return Produced(status="no_candidate", note=f"budget reached ({result.stopped_by}) before "
-                    "any answer", **common)
+    why = result.note or f"budget reached ({result.stopped_by}) before any answer"
+    return Produced(status="no_candidate", note=why, **common)
 
 
 Factory = Callable[[str, Options, object], Generator]

@@ -14,7 +14,8 @@ CU_LIMIT_PERSISTING_L2_CACHE_SIZE = 0x06
 def driver() -> ctypes.CDLL:
     lib = ctypes.CDLL("libcuda.so.1")
     for name in ("cuMemGetAddressRange_v2", "cuIpcGetMemHandle", "cuIpcOpenMemHandle_v2",
-                 "cuIpcCloseMemHandle", "cuCtxResetPersistingL2Cache", "cuCtxSetLimit"):
+                 "cuIpcCloseMemHandle", "cuCtxResetPersistingL2Cache", "cuCtxSetLimit",
+                 "cuCtxGetLimit"):
         getattr(lib, name).restype = ctypes.c_int
     return lib
 
@@ -30,3 +31,13 @@ def reset_persisting_l2() -> None:
     check(driver().cuCtxSetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, ctypes.c_size_t(0)),
           "cuCtxSetLimit(persisting L2 = 0)")
     check(driver().cuCtxResetPersistingL2Cache(), "cuCtxResetPersistingL2Cache")
+
+
+def persisting_l2_limit() -> int:
+    """The context's persisting-L2 set-aside in bytes. Reading it is a host-side query: timing
+    calls it before every timed call, where setting the limit and resetting the lines each
+    time made speedups vary by ~8 % between processes (benchmarks/noise_probe.py)."""
+    value = ctypes.c_size_t(0)
+    check(driver().cuCtxGetLimit(ctypes.byref(value), CU_LIMIT_PERSISTING_L2_CACHE_SIZE),
+          "cuCtxGetLimit(persisting L2)")
+    return value.value

@@ -12,12 +12,15 @@ import time
 
 import torch
 
+from . import cudadriver
+
 WATCHED = (
     (torch, "equal"), (torch, "empty_like"), (torch.Tensor, "clone"), (torch.Tensor, "copy_"),
     (torch.Tensor, "fill_"), (torch.Tensor, "zero_"), (torch.Tensor, "to"),
     (torch.Tensor, "contiguous"), (torch.cuda, "synchronize"), (torch.cuda, "Event"),
     (torch.cuda.Event, "record"), (torch.cuda.Event, "elapsed_time"),
     (torch.cuda.Event, "synchronize"), (time, "perf_counter"),
+    (cudadriver, "persisting_l2_limit"), (cudadriver, "reset_persisting_l2"),
 )
 
 

@@ -35,7 +35,7 @@ from .outcome import interpret_outcome
 from .reference import Prepared, checked, prepare
 from .sandbox import run_worker
 
-VERIFIER_VERSION = "2"
+VERIFIER_VERSION = "3"
 
 
 def verify(task: Task | str, candidate: Path | str, device: str | None = None,
@@ -272,6 +272,10 @@ def _with_timing(verdict: Verdict, report: dict, task: Task, prepared: Prepared)
                                          "on the CPU interpreter",))
     from .timing import timing_fields
 
+    if timing.get("persisting_l2_raised"):
+        return replace(verdict, status="rejected", correct=False, rules=("persisting-l2",),
+                       reasons=("the candidate raised the persisting-L2 limit while timed: data "
+                                "kept in L2 across calls would not be read from memory",))
     bad = [r for r in _check_probes(timing["probes"], prepared, task) if not r.ok]
     if bad:
         return replace(verdict, status="incorrect", correct=False, cases=verdict.cases + tuple(

@@ -17,7 +17,7 @@ import torch
 from torch.utils._pytree import tree_leaves
 
 from ..types import Floor, Timing
-from .cudadriver import reset_persisting_l2
+from . import cudadriver
 
 L2_FLUSH_BYTES = 256 << 20  # several times any current L2 (H200: 60 MB)
 
@@ -52,13 +52,15 @@ def _measure(impls: dict, pool: list, probes: dict, prof) -> dict:
     flush = torch.empty(L2_FLUSH_BYTES, dtype=torch.uint8, device="cuda")
     slots = _Slots(pool)
     times = {name: [] for name in impls}
-    probe_log, clocks = [], []
+    probe_log, clocks, raised = [], [], 0
     for block in range(prof.blocks):
+        cudadriver.reset_persisting_l2()
         order = list(impls)
         random.Random(block).shuffle(order)
         for name in order:
             for _ in range(prof.calls_per_block):
                 case, inputs = slots.next(name)
+                raised += _guard_persisting_l2()
                 us, out = _timed_call(impls[name], inputs, flush)
                 times[name].append(us)
                 if name == "candidate":
@@ -66,8 +68,18 @@ def _measure(impls: dict, pool: list, probes: dict, prof) -> dict:
                 else:
                     _spoil(out)  # so the candidate's next allocation cannot inherit it (E07)
         clocks.append(_clock_and_temperature())
+    raised += _guard_persisting_l2()
     return {"times_us": times, "probes": probe_log, "clocks": clocks,
-            "gpu": torch.cuda.get_device_name()}
+            "gpu": torch.cuda.get_device_name(), "persisting_l2_raised": raised}
+
+
+def _guard_persisting_l2() -> int:
+    """1 when the persisting-L2 limit is no longer 0 (someone raised it since the block's
+    reset: only the candidate's code runs in between), after putting it back to 0 (E31)."""
+    if cudadriver.persisting_l2_limit() == 0:
+        return 0
+    cudadriver.reset_persisting_l2()
+    return 1
 
 
 class _Slots:
@@ -106,7 +118,6 @@ def _warm_up(fn, pool, seconds: float) -> None:
 
 
 def _timed_call(fn, inputs, flush: torch.Tensor) -> tuple[float, object]:
-    reset_persisting_l2()
     flush.zero_()
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     start.record()
