@@ -10,6 +10,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import pyparse
+
 # load_inline prepends these to cuda_sources (torch/utils/cpp_extension.py)
 LOAD_INLINE_PREAMBLE = "#include <torch/types.h>\n#include <cuda.h>\n#include <cuda_runtime.h>\n"
 COMPILE_TIMEOUT_S = 300
@@ -32,7 +34,7 @@ def extract_sources(source: str) -> list[CudaSource]:
     """String literals passed as `cuda_sources=` to load_inline, or as the code of a CuPy
     RawKernel/RawModule or to torch.cuda._compile_kernel (NVRTC), resolving module-level names
     bound to string constants."""
-    tree = ast.parse(source)
+    tree = pyparse.parse(source)
     constants = _string_constants(tree)
     found = []
     for node in ast.walk(tree):

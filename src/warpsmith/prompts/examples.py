@@ -7,13 +7,13 @@ prompted is never chosen: showing the answer would make any benchmark score mean
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from .. import pyparse
 from ..errors import WarpsmithError
 from ..tasks import BUILTIN, resolve_task
 from ..types import Task
@@ -62,7 +62,7 @@ def example_library(dirs: Sequence[Path] | None = None) -> list[Example]:
 def read_example(path: Path) -> Example | None:
     source = path.read_text()
     try:
-        language = detect_language(ast.parse(source), source)
+        language = detect_language(pyparse.parse(source), source)
     except SyntaxError:
         return None
     expect = EXPECT_HEADER.search(source)

@@ -7,9 +7,10 @@ The reasoning is kept apart, not thrown away: dataset exports need it.
 
 from __future__ import annotations
 
-import ast
 import re
 from dataclasses import dataclass
+
+from .. import pyparse
 
 THINK_OPEN = re.compile(r"<(think|thinking|reasoning)>", re.IGNORECASE)
 THINK_CLOSE = re.compile(r"</(think|thinking|reasoning)>", re.IGNORECASE)
@@ -144,7 +145,7 @@ def unfenced_code(text: str) -> str | None:
 
 def _parses(code: str) -> bool:
     try:
-        ast.parse(code)
+        pyparse.parse(code)
     except SyntaxError:
         return False
     return True

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import importlib.util
 import itertools
@@ -14,6 +13,7 @@ from typing import Any
 
 import torch
 
+from .. import pyparse
 from ..errors import TaskError
 from ..types import Shape, Task
 
@@ -57,7 +57,7 @@ def load_task(path: Path | str, name: str | None = None, level: str | None = Non
 def import_task_module(path: Path) -> ModuleType:
     """Import a task file as a fresh module, turning every failure into a TaskError."""
     try:
-        ast.parse(path.read_text(), filename=str(path))
+        pyparse.parse(path.read_text(), filename=str(path))
     except SyntaxError as e:
         raise TaskError(path, f"syntax error on line {e.lineno}: {e.msg}") from None
     except (UnicodeDecodeError, OSError) as e:

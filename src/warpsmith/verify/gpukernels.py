@@ -15,6 +15,8 @@ import re
 
 import torch
 
+from .. import pyparse
+
 # Not work a candidate can be credited or blamed for: the verifier's own output copies and
 # the NaN fill of fresh allocations (the poison), and plain copies/fills.
 NEUTRAL = ("Memcpy", "Memset", "FillFunctor")
@@ -50,7 +52,7 @@ def kernel_names(source: str) -> set[str]:
     """The kernels a candidate defines: @jit functions and CUDA `__global__` functions."""
     bounds = r"(?:__launch_bounds__\s*\([^)]*\)\s*)?"
     names = set(re.findall(rf"__global__\s+{bounds}void\s+{bounds}(\w+)", source))
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(pyparse.parse(source)):
         if isinstance(node, ast.FunctionDef) and any(
                 "jit" in ast.unparse(d) for d in node.decorator_list):
             names.add(node.name)

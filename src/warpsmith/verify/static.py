@@ -10,6 +10,8 @@ import ast
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from .. import pyparse
+
 REJECT, WARN = "reject", "warn"
 
 
@@ -73,7 +75,7 @@ def rule(rule_id: str, severity: str):
 
 def scan(source: str) -> Scan:
     try:
-        tree = ast.parse(source)
+        tree = pyparse.parse(source)
     except SyntaxError as e:
         return Scan("none", (), syntax_error=f"line {e.lineno}: {e.msg}")
     language = detect_language(tree, source)
