@@ -8,18 +8,24 @@ from typing import Protocol
 from ..errors import UsageError
 from .best_of_n import BestOfN
 from .context import RunContext
+from .evolve import Evolve
+from .judge import Judge
 from .library import Library
 from .one_shot import OneShot
 from .refine import Refine
+from .tuner import Tune
 
 
 class Strategy(Protocol):
     def run(self, ctx: RunContext) -> None: ...
 
 
-STRATEGIES: dict[str, type] = {"one-shot": OneShot, "best-of-n": BestOfN, "refine": Refine,
-                               "library": Library}
 LIBRARY = "library"  # the model spec of runs without a model
+TUNE = "tune"
+MODEL_FREE = (LIBRARY, TUNE)  # strategies that ask no model (their runs' model is LIBRARY)
+STRATEGIES: dict[str, type] = {"one-shot": OneShot, "best-of-n": BestOfN, "refine": Refine,
+                               "library": Library, "judge": Judge, "evolve": Evolve,
+                               TUNE: Tune}
 
 
 def strategy(name: str) -> Strategy:

@@ -4,12 +4,20 @@ An attempt is one LLM answer and what became of it: the prompt, the response and
 cost, the candidate extracted from it, and its verdict, with the attempt it refined (lineage).
 Attempts are keyed inside their run by (chain, depth, sample): a resumed run finds the ones
 already done under the same key and replays them instead of paying for them again.
+
+An attempt may also carry the hypothesis it tests (the evolve strategy asks for one): the idea,
+the speedup the model predicted and the speedup measured, over the parent where the parent was
+timed, else over eager PyTorch; a crossover names its second parent too.
+
+Schema changes are additive: a column added later is added, empty, to a database made before
+it (`_migrate`), so every existing database stays readable. Rows are read by column name.
 """
 
 from __future__ import annotations
 
 import json
 import secrets
+import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,9 +58,20 @@ CREATE TABLE IF NOT EXISTS attempts (
     verdict TEXT,                  -- JSON, as the verdict store keeps it
     speedup_vs_eager REAL,
     created REAL NOT NULL,
+    idea TEXT,                     -- the hypothesis the attempt tests, as the model stated it
+    predicted_gain REAL,           -- the speedup the model predicted for it
+    measured_gain REAL,            -- the speedup measured: over the parent if timed, else eager
+    co_parent_id INTEGER,          -- a crossover's second parent (attempts.id)
     UNIQUE (run_id, chain, depth, sample)
 );
 """
+
+# Columns added after the first release, in the order ALTER TABLE appends them to older files.
+ADDED_COLUMNS = (("idea", "TEXT"), ("predicted_gain", "REAL"), ("measured_gain", "REAL"),
+                 ("co_parent_id", "INTEGER"))
+COLUMNS = ("id, run_id, chain, depth, sample, parent_id, status, prompt, response, reasoning, "
+           "source, usage, cost_usd, llm_cached, error, verdict, idea, predicted_gain, "
+           "measured_gain, co_parent_id")
 
 
 @dataclass
@@ -74,6 +93,10 @@ class Attempt:
     parent_id: int | None = None
     id: int | None = None
     replayed: bool = False  # found in the store on resume, not made again
+    idea: str | None = None
+    predicted_gain: float | None = None
+    measured_gain: float | None = None
+    co_parent_id: int | None = None
 
     @property
     def passed(self) -> bool:
@@ -98,6 +121,7 @@ class RunStore:
     def __init__(self, path: Path | str):
         self.path = Path(path)
         self.db = connect(self.path, SCHEMA)
+        _migrate(self.db)
 
     def new_run(self, task: str, model: str, strategy: str, settings: dict) -> str:
         run_id = time.strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(3)
@@ -124,12 +148,14 @@ class RunStore:
 
     def find(self, run_id: str, chain: int, depth: int, sample: int) -> Attempt | None:
         row = self.db.execute(
-            "SELECT * FROM attempts WHERE run_id = ? AND chain = ? AND depth = ? AND sample = ?",
+            f"SELECT {COLUMNS} FROM attempts WHERE run_id = ? AND chain = ? AND depth = ? "
+            "AND sample = ?",
             (run_id, chain, depth, sample)).fetchone()
         return _attempt(row) if row else None
 
     def attempts(self, run_id: str) -> list[Attempt]:
-        rows = self.db.execute("SELECT * FROM attempts WHERE run_id = ? ORDER BY id", (run_id,))
+        rows = self.db.execute(f"SELECT {COLUMNS} FROM attempts WHERE run_id = ? ORDER BY id",
+                               (run_id,))
         return [_attempt(r) for r in rows]
 
     def add(self, a: Attempt) -> Attempt:
@@ -139,12 +165,22 @@ class RunStore:
             cursor = self.db.execute(
                 "INSERT INTO attempts (run_id, chain, depth, sample, parent_id, status, prompt, "
                 "response, reasoning, source, usage, cost_usd, llm_cached, error, verdict, "
-                "speedup_vs_eager, created) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "speedup_vs_eager, created, idea, predicted_gain, measured_gain, co_parent_id) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (a.run_id, a.chain, a.depth, a.sample, a.parent_id, a.status,
                  json.dumps(a.prompt), a.response, a.reasoning, a.source, json.dumps(a.usage),
-                 a.cost_usd, int(a.llm_cached), a.error, verdict, speedup, time.time()))
+                 a.cost_usd, int(a.llm_cached), a.error, verdict, speedup, time.time(), a.idea,
+                 a.predicted_gain, a.measured_gain, a.co_parent_id))
         a.id = cursor.lastrowid
         return a
+
+    def set_hypothesis(self, a: Attempt) -> None:
+        """Record a stored attempt's idea, predicted and measured gain and second parent: they
+        are read from the answer after the attempt is made, so they come as a second write."""
+        with self.db:
+            self.db.execute("UPDATE attempts SET idea = ?, predicted_gain = ?, measured_gain = ?, "
+                            "co_parent_id = ? WHERE id = ?",
+                            (a.idea, a.predicted_gain, a.measured_gain, a.co_parent_id, a.id))
 
     def close(self) -> None:
         self.db.close()
@@ -154,9 +190,24 @@ def _run_record(row) -> RunRecord:
     return RunRecord(row[0], row[1], row[2], row[3], json.loads(row[4]), *row[5:10])
 
 
+def _migrate(db: sqlite3.Connection) -> None:
+    have = {row[1] for row in db.execute("PRAGMA table_info(attempts)")}
+    for name, kind in ADDED_COLUMNS:
+        if name in have:
+            continue
+        try:
+            with db:
+                db.execute(f"ALTER TABLE attempts ADD COLUMN {name} {kind}")
+        except sqlite3.OperationalError as e:  # another process migrated it first
+            if "duplicate column" not in str(e):
+                raise
+
+
 def _attempt(row) -> Attempt:
     (id_, run_id, chain, depth, sample, parent_id, status, prompt, response, reasoning, source,
-     usage, cost, cached, error, verdict, _speedup, _created) = row
+     usage, cost, cached, error, verdict, idea, predicted, measured, co_parent) = row
     return Attempt(run_id, chain, depth, sample, status, json.loads(prompt), response, reasoning,
                    source, json.loads(usage), cost, bool(cached), error,
-                   verdict_from_dict(json.loads(verdict)) if verdict else None, parent_id, id_)
+                   verdict_from_dict(json.loads(verdict)) if verdict else None, parent_id, id_,
+                   idea=idea, predicted_gain=predicted, measured_gain=measured,
+                   co_parent_id=co_parent)

@@ -1,0 +1,563 @@
+"""The generic tuner: a search operator that needs no model. For any Triton candidate that
+passed, it varies the knobs knobs.py finds (constexpr block sizes, num_warps, num_stages, and
+grid literals derived from them), ranks the variants fast on the GPU, and sends the fastest
+through the full verifier until one passes.
+
+Fast ranking: one sandboxed worker process loads the task at its timed shape and every
+variant, compiles them on a thread pool (each variant's first call; compilations overlap only
+where Triton drops the GIL and in ptxas, which on an H200 bought little: docs/search.md), drops
+variants whose output disagrees with the start's, then times the rest with CUDA events and an
+L2 flush, round-robin in shuffled order over several rounds so clock and thermal drift fall on
+all variants alike. Its numbers only order the variants: the worker runs candidate code, so a
+ranking may lie, and nothing from it is kept. Only a variant that passes the whole verifier
+(ctx.attempt_source) is kept, and it becomes the run's best only if its verified speedup is
+higher (context.better). On the CPU nothing is timed, so ranking is skipped and the tuner says
+so. configs/s = variants ranked / wall time of the ranking (process start included).
+
+The tuner's attempts are keyed (chain=TUNE_CHAIN, depth=variant index, sample=0); the variant
+list is a function of the start's source, so a resumed run replays the same variants.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import random
+import secrets
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from ..config import worker_environment
+from ..store.runs import Attempt
+from ..types import Task
+from ..verify import sandbox
+from .context import RunContext
+from .knobs import Found, Knob, find_knobs, render
+
+log = logging.getLogger(__name__)
+
+TUNE_CHAIN = 10_000  # no strategy's own chains reach this far
+MAX_VARIANTS = 48  # the start included
+CONFIRM = 3  # variants sent through the full verifier, at most, per tuning
+MARGIN = 0.02  # a variant must rank this much faster than the start to be worth verifying
+MAX_MESSAGE = 16 << 20
+
+
+@dataclass(frozen=True)
+class RankSettings:
+    rounds: int = 5  # round-robin passes over all variants
+    calls: int = 3  # timed calls per variant per round
+    warmup: int = 2  # untimed calls per variant after its first
+    threads: int = min(8, os.cpu_count() or 1)  # parallel compilation
+    time_budget_s: float = 60.0  # timing rounds stop after this (one round at least)
+    timeout_s: float = 600.0  # the whole worker process
+
+
+@dataclass(frozen=True)
+class Variant:
+    index: int  # 0 is the start itself
+    values: dict[str, int]
+    source: str
+
+
+def variant_set(knobs: tuple[Knob, ...], limit: int = MAX_VARIANTS,
+                seed: int = 0) -> list[dict[str, int]]:
+    """The start, then every single-knob change (one step before two), then random
+    combinations (knobs interact: a bigger block wants more warps) up to `limit`."""
+    start = {k.name: k.value for k in knobs}
+    out = [start]
+    for step in (1, 2):
+        for knob in knobs:
+            ladder = knob.ladder()
+            at = ladder.index(knob.value)
+            for i in (at - step, at + step):
+                if 0 <= i < len(ladder):
+                    out.append(start | {knob.name: ladder[i]})
+    rng = random.Random(seed)
+    for _ in range(limit * 20):
+        if len(out) >= limit:
+            break
+        combo = {k.name: rng.choice(k.ladder()) for k in knobs}
+        if combo not in out:
+            out.append(combo)
+    return out[:limit]
+
+
+def make_variants(source: str, found: Found, limit: int = MAX_VARIANTS) -> list[Variant]:
+    """Deterministic in the source: a resumed run numbers the same variants the same way."""
+    seed = int.from_bytes(hashlib.sha256(source.encode()).digest()[:8], "little")
+    variants, seen = [], set()
+    for values in variant_set(found.knobs, limit, seed):
+        text = render(source, found.knobs, values)
+        if text not in seen:
+            seen.add(text)
+            variants.append(Variant(len(variants), values, text))
+    return variants
+
+
+def changes(found: Found, values: dict[str, int]) -> str:
+    moved = [f"{k.name} {k.value}->{values[k.name]}" for k in found.knobs
+             if values.get(k.name, k.value) != k.value]
+    return ", ".join(moved) or "no change"
+
+
+# ---------------------------------------------------------------------------------------
+# Ranking (trusted side)
+
+
+@dataclass(frozen=True)
+class Ranked:
+    index: int
+    median_us: float | None = None
+    samples: int = 0
+    agrees: bool = False  # its first output matched the start's (a pre-filter only)
+    compile_s: float = 0.0  # its first call: compilation, launch and the agreement check
+    error: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.median_us is not None and self.agrees and not self.error
+
+
+@dataclass(frozen=True)
+class Ranking:
+    entries: tuple[Ranked, ...] = ()  # in variant order
+    wall_s: float = 0.0  # the whole worker process, start to exit
+    phases: dict = field(default_factory=dict)  # setup_s, compile_s, time_s in the worker
+    error: str = ""
+    log_tail: str = ""
+
+    @property
+    def configs_per_s(self) -> float:
+        return len(self.entries) / self.wall_s if self.wall_s else 0.0
+
+    @property
+    def start_us(self) -> float | None:
+        return self.entries[0].median_us if self.entries and self.entries[0].ok else None
+
+    def predicted(self, index: int) -> float | None:
+        """The start's median over this variant's: > 1 means faster."""
+        entry = self.entries[index]
+        if not entry.ok or self.start_us is None:
+            return None
+        return self.start_us / entry.median_us
+
+    def faster(self, margin: float = MARGIN) -> list[int]:
+        """Variants ranked faster than the start by the margin, fastest first."""
+        found = [(self.predicted(e.index), e.index) for e in self.entries[1:]]
+        return [i for p, i in sorted(found, key=lambda x: -(x[0] or 0.0))
+                if p is not None and p >= 1.0 + margin]
+
+    def summary(self) -> str:
+        failed = sum(1 for e in self.entries if not e.ok)
+        phases = ", ".join(f"{k} {v:.1f} s" for k, v in self.phases.items())
+        return (f"{len(self.entries)} configs ranked in {self.wall_s:.1f} s "
+                f"({self.configs_per_s:.2f} configs/s; {phases}; {failed} failed or disagreed)")
+
+
+def rank(task: Task, variants: list[Variant], settings: RankSettings = RankSettings(),
+         shape: str | None = None) -> Ranking:
+    """Time every variant in one sandboxed worker on the GPU; variant 0 is the start."""
+    job_dir = Path(tempfile.mkdtemp(prefix="warpsmith-rank-"))
+    scratch = Path(tempfile.mkdtemp(prefix="warpsmith-rank-cwd-"))  # the worker's empty cwd
+    try:
+        paths = []
+        for v in variants:
+            path = job_dir / f"variant_{v.index}.py"
+            path.write_text(v.source)
+            paths.append(str(path))
+        job = {"task": str(task.path), "shape": shape or task.shapes[-1].name,
+               "seed": secrets.randbits(31), "variants": paths, **asdict(settings)}
+        (job_dir / "job.json").write_text(json.dumps(job))
+        report, wall_s, tail, problem = _spawn(job_dir, scratch, settings.timeout_s)
+    finally:
+        shutil.rmtree(job_dir, ignore_errors=True)
+        shutil.rmtree(scratch, ignore_errors=True)
+    return _ranking(report, wall_s, tail, problem, len(variants))
+
+
+def _ranking(report: dict | None, wall_s: float, tail: str, problem: str,
+             count: int) -> Ranking:
+    if report is None:
+        return Ranking(wall_s=wall_s, error=problem, log_tail=tail)
+    entries = []
+    for i, item in enumerate(report.get("variants", [])[:count]):
+        if not isinstance(item, dict):
+            continue
+        times = [float(t) for t in item.get("times_us", []) if isinstance(t, int | float)]
+        entries.append(Ranked(i, _median(times), len(times), bool(item.get("agrees")),
+                              float(item.get("compile_s") or 0.0), str(item.get("error") or "")))
+    ranking = Ranking(tuple(entries), wall_s, report.get("phases", {}),
+                      str(report.get("error") or ""), tail)
+    if not ranking.error and ranking.start_us is None:
+        start = entries[0].error if entries else "no result"
+        ranking = Ranking(ranking.entries, wall_s, ranking.phases,
+                          f"the start did not run in the ranking worker: {start}", tail)
+    return ranking
+
+
+def _median(values: list[float]) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+
+
+WORKER = "import sys; from warpsmith.search.tuner import worker_main; " \
+         "worker_main(sys.argv[1], int(sys.argv[2]))"
+
+
+def _spawn(job_dir: Path, scratch: Path, timeout_s: float) -> tuple[dict | None, float, str,
+                                                                      str]:
+    """The ranking worker in its own process group, as sandbox.run_worker runs the verify
+    worker (run_worker starts that module only): bounded log tail, a framed message on an
+    inherited pipe, a deadline, and every descendant killed at the end.
+    Returns (report, seconds, log tail, why no report)."""
+    start = time.perf_counter()
+    token = secrets.token_hex(16)
+    env = worker_environment("cuda") | {sandbox.JOB_TAG: token}
+    read_fd, write_fd = os.pipe()
+    proc = subprocess.Popen([sys.executable, "-c", WORKER, str(job_dir), str(write_fd)],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, env=env, start_new_session=True,
+                            cwd=scratch, pass_fds=(write_fd,))
+    os.close(write_fd)
+    tail = sandbox._Tail(proc.stdout)
+    message = sandbox._Message(os.fdopen(read_fd, "rb"), MAX_MESSAGE)
+    deadline = start + timeout_s
+    while message.thread.is_alive() and proc.poll() is None and time.perf_counter() < deadline:
+        message.thread.join(timeout=0.05)
+    timed_out = message.thread.is_alive() and proc.poll() is None
+    sandbox._kill_group(proc)  # also a descendant still holding the pipe open
+    sandbox._kill_tagged(token)
+    message.thread.join(timeout=5)
+    tail.thread.join(timeout=5)
+    seconds = time.perf_counter() - start
+    report, _, malformed = sandbox.parse_message(message.data(), message.overflowed)
+    if report is not None:
+        return report, seconds, tail.text(), ""
+    why = (f"the ranking worker ran past {timeout_s:.0f} s" if timed_out else malformed or
+           f"the ranking worker ended ({sandbox.signal_name(proc.returncode)}) "
+           "without a report")
+    return None, seconds, tail.text(), why
+
+
+# ---------------------------------------------------------------------------------------
+# Ranking (the worker process: runs candidate code)
+
+
+def worker_main(job_dir: str, fd: int) -> None:
+    report: dict = {"error": None, "variants": [], "phases": {}}
+    try:
+        job = json.loads((Path(job_dir) / "job.json").read_text())
+        _rank_all(job, report)
+    except BaseException as e:  # reported as data; the trusted side decides what it means
+        report["error"] = f"{type(e).__name__}: {e}"[:2000] + "\n" + \
+            "\n".join(traceback.format_exc().strip().splitlines()[-12:])
+    body = json.dumps(report).encode()
+    data = b"WSR1" + struct.pack("<Q", len(body)) + body + struct.pack("<Q", 0)
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+    os.close(fd)
+    os._exit(0)  # no candidate finaliser or exit hook runs after the report
+
+
+@dataclass
+class _Entry:
+    path: str
+    model: object = None
+    times_us: list[float] = field(default_factory=list)
+    agrees: bool = False
+    compile_s: float = 0.0
+    error: str = ""
+
+    def as_dict(self) -> dict:
+        return {"times_us": self.times_us, "agrees": self.agrees,
+                "compile_s": self.compile_s, "error": self.error}
+
+
+def _rank_all(job: dict, report: dict) -> None:
+    import torch
+
+    from ..tasks.loader import build, load_task, tf32_policy
+    from ..verify.reference import case_inputs
+
+    clock = time.perf_counter()
+    task = load_task(job["task"])
+    inst = build(task, job["shape"], device="cuda", seed=job["seed"])
+    spec = {"init_inputs": inst.init_inputs, "state_dict": inst.model.state_dict()}
+    del inst
+    inputs = case_inputs(task, job["shape"], "cuda", job["seed"], "base")
+    entries = [_Entry(path) for path in job["variants"]]
+    try:
+        for i, entry in enumerate(entries):
+            _load(entry, i, spec)
+        report["phases"]["setup_s"] = time.perf_counter() - clock
+        with torch.no_grad(), tf32_policy(task):
+            clock = time.perf_counter()
+            _compile_all(entries, inputs, job["threads"])
+            report["phases"]["compile_s"] = time.perf_counter() - clock
+            clock = time.perf_counter()
+            _time_all([e for e in entries if not e.error and e.agrees], inputs, job)
+            report["phases"]["time_s"] = time.perf_counter() - clock
+    finally:  # what was measured before a failure still ranks
+        report["variants"] = [e.as_dict() for e in entries]
+
+
+def _load(entry: _Entry, index: int, spec: dict) -> None:
+    import importlib.util
+
+    import torch
+
+    from ..verify.worker import _make_model
+
+    try:
+        name = f"warpsmith_variant_{index}"
+        module_spec = importlib.util.spec_from_file_location(name, entry.path)
+        module = importlib.util.module_from_spec(module_spec)
+        sys.modules[name] = module  # triton and dataclasses look modules up by name
+        module_spec.loader.exec_module(module)
+        entry.model = _make_model(module, spec, torch.device("cuda"))
+    except Exception as e:
+        entry.error = f"load: {type(e).__name__}: {e}"[:500]
+
+
+def _compile_all(entries: list[_Entry], inputs: list, threads: int) -> None:
+    """The start first (its output is what the others must agree with), then every other
+    variant's first call on a thread pool: compilation is most of it. Fresh memory is
+    NaN-filled meanwhile, so a variant whose grid stops covering its output disagrees."""
+    import torch
+    from torch.utils._pytree import tree_leaves
+
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    torch.utils.deterministic.fill_uninitialized_memory = True
+    try:
+        out = _first_call(entries[0], inputs)
+        if out is None:
+            return
+        ref = [t for t in tree_leaves(out) if isinstance(t, torch.Tensor)]
+        entries[0].agrees = True
+
+        def one(entry: _Entry) -> None:
+            with torch.no_grad():  # grad mode is per thread
+                got = _first_call(entry, inputs)
+                entry.agrees = got is not None and _agree(got, ref)
+
+        with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
+            list(pool.map(one, [e for e in entries[1:] if not e.error]))
+    finally:
+        torch.use_deterministic_algorithms(False)
+        torch.utils.deterministic.fill_uninitialized_memory = False
+
+
+def _first_call(entry: _Entry, inputs: list):
+    """The variant's output, or None with entry.error set."""
+    import torch
+
+    if entry.error:
+        return None
+    clock = time.perf_counter()
+    try:
+        out = entry.model(*inputs)
+        torch.cuda.synchronize()
+    except Exception as e:  # an illegal config (too many registers, shared memory): data
+        entry.error = f"first call: {type(e).__name__}: {e}"[:500]
+        return None
+    finally:
+        entry.compile_s = time.perf_counter() - clock
+    return out
+
+
+# Loose on purpose: this only drops a variant that left its output unwritten or computes
+# something else. Different block sizes sum in different orders; the verifier judges the rest.
+AGREE_RTOL = {"torch.float32": 1e-3, "torch.float16": 2e-2, "torch.bfloat16": 5e-2}
+
+
+def _agree(out, ref: list) -> bool:
+    import torch
+    from torch.utils._pytree import tree_leaves
+
+    got = [t for t in tree_leaves(out) if isinstance(t, torch.Tensor)]
+    if len(got) != len(ref):
+        return False
+    return all(_close(a, b) for a, b in zip(got, ref, strict=True))
+
+
+def _close(a, b, chunk: int = 1 << 26) -> bool:
+    """Chunked, so comparing multi-GB outputs in several threads at once stays in memory."""
+    import torch
+
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    if not b.is_floating_point():
+        return bool(torch.equal(a, b))
+    a, b = a.reshape(-1), b.reshape(-1)
+    worst, squares, count = 0.0, 0.0, 0
+    for i in range(0, b.numel(), chunk):
+        x, y = a[i:i + chunk].float(), b[i:i + chunk].float()
+        finite = torch.isfinite(y)
+        if not torch.equal(finite, torch.isfinite(x)):
+            return False  # NaN where the start wrote a number: output left unwritten
+        diff = (x - y).abs()[finite]
+        worst = max(worst, float(diff.max()) if diff.numel() else 0.0)
+        squares += float(y[finite].double().pow(2).sum())
+        count += int(finite.sum())
+    rms = (squares / count) ** 0.5 if count else 0.0
+    return worst <= AGREE_RTOL.get(str(b.dtype), 1e-3) * rms + 1e-30
+
+
+def _time_all(entries: list[_Entry], inputs: list, job: dict) -> None:
+    """Warm-up, then rounds over all variants in a shuffled order, each call timed alone
+    (L2 flushed, CUDA events, device-wide sync) as the verifier times candidates."""
+    import torch
+
+    from ..verify.timing import L2_FLUSH_BYTES, _timed_call
+
+    for entry in entries:
+        _guarded(entry, lambda e=entry: [e.model(*inputs) for _ in range(job["warmup"])])
+    torch.cuda.synchronize()
+    flush = torch.empty(L2_FLUSH_BYTES, dtype=torch.uint8, device="cuda")
+    clock = time.perf_counter()
+    for round_ in range(job["rounds"]):
+        order = [e for e in entries if not e.error]
+        random.Random(job["seed"] + round_).shuffle(order)
+        for entry in order:
+            for _ in range(job["calls"]):
+                _guarded(entry, lambda e=entry: e.times_us.append(
+                    _timed_call(e.model, inputs, flush)[0]))
+        if time.perf_counter() - clock > job["time_budget_s"]:
+            break  # a slow set of variants: what was measured so far ranks them
+
+
+def _guarded(entry: _Entry, fn) -> None:
+    if entry.error:
+        return
+    try:
+        fn()
+    except Exception as e:
+        entry.error = f"timing: {type(e).__name__}: {e}"[:500]
+
+
+# ---------------------------------------------------------------------------------------
+# The operator
+
+
+@dataclass
+class TuneResult:
+    kept: Attempt | None  # the first ranked variant that passed the full verifier
+    note: str
+    ranking: Ranking | None = None
+    variants: int = 0
+    knobs: int = 0
+
+
+def tune(ctx: RunContext, start: Attempt, settings: RankSettings = RankSettings(),
+         limit: int = MAX_VARIANTS, confirm_at_most: int = CONFIRM) -> TuneResult:
+    """Vary `start` (a passed attempt), rank the variants on the GPU, verify the fastest."""
+    found = find_knobs(start.source or "")
+    if not found.knobs:
+        return TuneResult(None, f"not tuned: {found.reason}")
+    variants = make_variants(start.source, found, limit)
+    counts = {"variants": len(variants) - 1, "knobs": len(found.knobs)}
+    what = f"{counts['knobs']} knobs, {counts['variants']} variants"
+    if not _timed_here(ctx):
+        return TuneResult(None, f"not tuned ({what}): ranking skipped, nothing is timed on "
+                                "the CPU", **counts)
+    ranking = rank(ctx.task, variants, settings)
+    ctx.spend.add(gpu_s=ranking.wall_s, call=False)
+    if ranking.error:
+        return TuneResult(None, f"not tuned ({what}): the ranking failed: "
+                                f"{ranking.error.splitlines()[0]}", ranking, **counts)
+    order = ranking.faster(MARGIN)
+    if not order:
+        return TuneResult(None, f"tuned: no variant ranked {MARGIN:.0%} faster than the start "
+                                f"({ranking.summary()})", ranking, **counts)
+    kept = confirm(ctx, start, found, variants, ranking, order[:confirm_at_most])
+    return TuneResult(kept, _outcome(kept, start, found, ranking), ranking, **counts)
+
+
+def _timed_here(ctx: RunContext) -> bool:
+    if ctx.settings.device != "cuda":
+        return False
+    import torch
+
+    return torch.cuda.is_available()
+
+
+def confirm(ctx: RunContext, start: Attempt, found: Found, variants: list[Variant],
+            ranking: Ranking | None, order: list[int]) -> Attempt | None:
+    """The ranked variants through the full verifier, in order, until one passes; None if
+    none did or the budget ran out."""
+    for place, index in enumerate(order, 1):
+        variant = variants[index]
+        predicted = ranking.predicted(index) if ranking else None
+        note = (f"tuner: variant {index} ({changes(found, variant.values)}), ranked {place}"
+                + (f" at {predicted:.2f}x the start" if predicted else "")
+                + (f"; {ranking.summary()}" if ranking else ""))
+        attempt = ctx.attempt_source(variant.source, note=note, chain=TUNE_CHAIN,
+                                     depth=index, parent=start)
+        if attempt is None:
+            return None
+        if attempt.passed:
+            return attempt
+    return None
+
+
+def _outcome(kept: Attempt | None, start: Attempt, found: Found, ranking: Ranking) -> str:
+    if kept is None:
+        return f"tuned: no ranked variant passed the verifier ({ranking.summary()})"
+    before = start.verdict.speedup_vs_eager or 0.0
+    after = kept.verdict.speedup_vs_eager or 0.0
+    verb = "kept" if after > before else "verified but not faster than the start"
+    return (f"tuned: variant {kept.depth} {verb}, {after:.2f}x vs eager (start {before:.2f}x); "
+            f"{ranking.summary()}")
+
+
+def tune_best(ctx: RunContext) -> Attempt | None:
+    """The final step of a strategy: tune the run's best attempt. Returns the variant that
+    passed, if one did (ctx.best already holds it when it is faster); the note says what
+    happened either way."""
+    start = ctx.best
+    if start is None or not start.passed or not start.source or ctx.stopped or \
+            ctx.interrupted:
+        return None
+    result = tune(ctx, start)
+    log.info("%s", result.note)
+    ctx.note = "; ".join(p for p in (ctx.note, result.note) if p)
+    return result.kept
+
+
+class Tune:
+    """`--strategy tune`: verify the candidate file in Settings.start, then tune it."""
+
+    def run(self, ctx: RunContext) -> None:
+        path = ctx.settings.start
+        if not path:
+            ctx.note = "the tune strategy needs a starting candidate file (--start FILE)"
+            return
+        try:
+            source = Path(path).read_text()
+        except OSError as e:
+            ctx.note = f"cannot read the starting candidate {path}: {e.strerror or e}"
+            return
+        first = ctx.attempt_source(source, note=f"tuner: the starting candidate {path}",
+                                   chain=TUNE_CHAIN, depth=0)
+        if first is None:
+            return
+        if not first.passed:
+            ctx.note = f"not tuned: the starting candidate did not pass ({first.status})"
+            return
+        result = tune(ctx, first)
+        ctx.note = result.note

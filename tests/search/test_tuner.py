@@ -1,0 +1,165 @@
+"""The generic tuner. On the CPU: variants of a good candidate pass the full verifier through
+the interpreter, ranking is skipped with a note, the ranking worker's failures come back as
+data. On a GPU (`pytest -m gpu`): the ranking worker times variants and the strategy tunes."""
+
+from pathlib import Path
+
+import pytest
+import torch
+
+from warpsmith.search.budget import Budget
+from warpsmith.search.context import RunContext, Settings
+from warpsmith.search.knobs import find_knobs
+from warpsmith.search.tuner import (
+    TUNE_CHAIN,
+    RankSettings,
+    Tune,
+    Variant,
+    _ranking,
+    confirm,
+    make_variants,
+    rank,
+    tune_best,
+)
+from warpsmith.store.runs import RunStore
+from warpsmith.tasks.suite import resolve_task
+from warpsmith.verify.pipeline import verify
+
+GOOD = Path(__file__).resolve().parent.parent / "kernels" / "good"
+RELU = GOOD / "relu_triton.py"
+
+
+def context(tmp_path, device="cpu", start=None, task="level1/relu") -> RunContext:
+    store = RunStore(tmp_path / "runs.sqlite")
+    settings = Settings(device=device, start=str(start) if start else None)
+    run_id = store.new_run(task, "library", "tune", {})
+
+    def verify_fn(t, path):
+        return verify(t, path, device=device)
+
+    return RunContext(run_id, resolve_task(task), None, store, verify_fn, Budget(), settings,
+                      tmp_path)
+
+
+def pick(variants, found, **moves):
+    """The variant that moves exactly the knobs of the given kinds to the given values."""
+    kinds = {k.name: k.kind for k in found.knobs}
+    for v in variants:
+        moved = {kinds[n]: x for n, x in v.values.items()
+                 if x != next(k.value for k in found.knobs if k.name == n)}
+        if moved == moves:
+            return v
+    raise AssertionError(f"no variant with {moves}")
+
+
+def test_variants_of_a_good_candidate_pass_the_full_verifier_through_the_interpreter(tmp_path):
+    source = RELU.read_text()
+    found = find_knobs(source)
+    variants = make_variants(source, found)
+    chosen = [pick(variants, found, block=128), pick(variants, found, warps=2)]
+    ctx = context(tmp_path)
+    start = ctx.attempt_source(source, note="start", chain=TUNE_CHAIN)
+    assert start.passed, start.verdict.feedback
+    kept = confirm(ctx, start, found, variants, None, [v.index for v in chosen])
+    assert kept is not None and kept.passed, kept and kept.verdict.feedback
+    assert kept.source == chosen[0].source and "BLOCK=128" in kept.source
+    assert (kept.chain, kept.depth, kept.parent_id) == (TUNE_CHAIN, chosen[0].index, start.id)
+    # untimed on the CPU: the variant passed but is not "faster", so the start stays best
+    assert ctx.best.id == start.id
+    second = verify(ctx.task, _write(tmp_path, chosen[1].source), device="cpu")
+    assert second.status == "passed", second.feedback
+
+
+def _write(tmp_path, source: str) -> Path:
+    path = tmp_path / "variant.py"
+    path.write_text(source)
+    return path
+
+
+def test_a_broken_variant_is_recorded_and_the_next_one_is_tried(tmp_path):
+    source = RELU.read_text()
+    found = find_knobs(source)
+    variants = make_variants(source, found)
+    good = pick(variants, found, block=512)
+    broken = Variant(len(variants), {}, source.replace("tl.where(x > 0, x, 0.0)", "x"))
+    variants = variants + [broken]
+    ctx = context(tmp_path)
+    start = ctx.attempt_source(source, note="start", chain=TUNE_CHAIN)
+    kept = confirm(ctx, start, found, variants, None, [len(variants) - 1, good.index])
+    assert kept.source == good.source
+    tried = [a.status for a in ctx.store.attempts(ctx.run_id)]
+    assert tried == ["passed", "incorrect", "passed"]
+
+
+def test_tune_strategy_on_the_cpu_verifies_the_start_and_says_ranking_was_skipped(tmp_path):
+    ctx = context(tmp_path, start=RELU)
+    Tune().run(ctx)
+    assert ctx.best is not None and ctx.best.passed
+    assert "ranking skipped" in ctx.note and "CPU" in ctx.note
+    assert len(ctx.store.attempts(ctx.run_id)) == 1
+    assert tune_best(ctx) is None and ctx.note.count("ranking skipped") == 2
+
+
+def test_tune_strategy_without_a_readable_start_says_why(tmp_path):
+    ctx = context(tmp_path)
+    Tune().run(ctx)
+    assert "--start" in ctx.note and ctx.best is None
+    (tmp_path / "b").mkdir()
+    ctx = context(tmp_path / "b", start=tmp_path / "missing.py")
+    Tune().run(ctx)
+    assert "cannot read" in ctx.note
+
+
+def test_ranking_worker_failures_come_back_as_data(tmp_path):
+    """Where no GPU is, the worker fails building the task on CUDA: the error is reported
+    through the result pipe, not raised, and the tuner would say the ranking failed."""
+    if torch.cuda.is_available():
+        pytest.skip("the worker succeeds on a GPU")
+    source = RELU.read_text()
+    variants = make_variants(source, find_knobs(source), limit=3)
+    ranking = rank(resolve_task("level1/relu"), variants,
+                   RankSettings(timeout_s=120, threads=1))
+    assert ranking.error and not ranking.entries
+    assert ranking.wall_s > 0
+
+
+def test_ranking_orders_by_median_and_drops_failed_or_disagreeing_variants():
+    report = {"phases": {"compile_s": 1.0}, "variants": [
+        {"times_us": [100, 101, 99], "agrees": True},
+        {"times_us": [80, 81, 79], "agrees": True},  # 1.25x: ranked first
+        {"times_us": [50, 50, 50], "agrees": False},  # fast but wrong: dropped
+        {"times_us": [], "agrees": False, "error": "first call: OutOfResources"},
+        {"times_us": [99.5, 99, 100], "agrees": True},  # within the margin: not worth it
+        {"times_us": [90, 90, 91], "agrees": True},
+    ]}
+    ranking = _ranking(report, 2.0, "", "", 6)
+    assert ranking.faster() == [1, 5]
+    assert ranking.predicted(1) == pytest.approx(1.25)
+    assert ranking.configs_per_s == 3.0 and "6 configs" in ranking.summary()
+    broken = _ranking({"variants": [{"times_us": [], "error": "load: boom"}]}, 1.0, "", "", 1)
+    assert "start did not run" in broken.error and "boom" in broken.error
+    assert _ranking(None, 1.0, "tail", "no report", 2).error == "no report"
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+def test_ranking_worker_times_every_variant_on_the_gpu():
+    source = RELU.read_text()
+    variants = make_variants(source, find_knobs(source), limit=12)
+    ranking = rank(resolve_task("level1/relu"), variants, RankSettings(rounds=3))
+    assert not ranking.error, ranking.error + ranking.log_tail
+    assert len(ranking.entries) == len(variants) and ranking.start_us > 0
+    assert sum(e.ok for e in ranking.entries) >= len(variants) - 2
+    assert ranking.configs_per_s > 0 and ranking.phases["compile_s"] > 0
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+def test_tune_strategy_keeps_only_a_verified_variant_on_the_gpu(tmp_path):
+    ctx = context(tmp_path, device="cuda", start=RELU)
+    Tune().run(ctx)
+    attempts = ctx.store.attempts(ctx.run_id)
+    assert attempts[0].passed and attempts[0].verdict.timing_measured
+    assert "configs ranked" in ctx.note, ctx.note  # the ranking ran and said how fast
+    assert ctx.best.passed and ctx.best.verdict.speedup_vs_eager >= \
+        attempts[0].verdict.speedup_vs_eager
