@@ -103,3 +103,8 @@ def llm_cache_path() -> Path:
     if os.environ.get("WARPSMITH_LLM_CACHE"):
         return Path(os.environ["WARPSMITH_LLM_CACHE"])
     return home() / "llm-cache.sqlite"
+
+
+def reward_token() -> str | None:
+    """The reward service's bearer token: $WARPSMITH_REWARD_TOKEN (or `--token`)."""
+    return os.environ.get("WARPSMITH_REWARD_TOKEN") or None

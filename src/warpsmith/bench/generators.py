@@ -34,6 +34,7 @@ class Job:
     workdir: Path  # where generated files go
     resume_run: str | None = None  # the search this item started before a crash, if any
     on_run: Callable[[str], None] = lambda run_id: None  # a search exists: record its id
+    executor: object = None  # where a search verifies (warpsmith.executors); None: inline
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,7 @@ class Options:
     width: int = 1  # best-of-n: samples per search; refine: chains
     depth: int = 4  # refine: rounds per chain
     temperature: float | None = None
+    tune: bool = True  # the generic tuner as every search's final step (GPU only)
 
 
 class DirGenerator:
@@ -131,11 +133,12 @@ class LLMGenerator:
         out = job.workdir / f"{job.task.name.replace('/', '_')}_s{job.sample}.py"
         providers = self.provider_settings
         if job.resume_run:
-            result = resume(job.resume_run, job.db, providers, budget=job.budget)
+            result = resume(job.resume_run, job.db, providers, budget=job.budget,
+                            executor=job.executor)
         else:
             result = optimize(_task_ref(job.task), self.model, self.strategy,
                               self._settings(job), job.budget, out, job.db, providers,
-                              on_start=job.on_run)
+                              on_start=job.on_run, executor=job.executor)
         return _from_result(result, job.db)
 
     def _settings(self, job: Job):
@@ -144,7 +147,7 @@ class LLMGenerator:
         o = self.options
         return Settings(language=o.language, device=job.device, profile=job.profile,
                         temperature=o.temperature, samples=o.width, depth=o.depth,
-                        stream=job.sample)
+                        stream=job.sample, tune=o.tune)
 
 
 def _task_ref(task: Task) -> str:

@@ -9,13 +9,23 @@ item in progress.
 The budget is the bench's total. Each item gets an equal share (an llm search stops at its
 share); before each item the bench checks its total spend, so it stops cleanly once the whole
 budget is used and `resume(..., budget=more)` goes on.
+
+Items run `executor.slots` at a time (warpsmith.executors: one per GPU with `local` or `ray`),
+each on its own thread, every verification through the executor; the main thread alone
+commits items and reports progress. With one slot (inline) the item runs on the main thread,
+as it always did, so Ctrl-C reaches a search in progress and it stops cleanly. With more, Ctrl-C
+leaves the items in flight unfinished (they are done again on resume; the verdict cache answers
+for what they verified). The executor spec is stored with the bench; resume uses it unless
+given another (every executor gives the same verdicts, only faster or slower).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
+import queue
 import statistics
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,11 +33,10 @@ from pathlib import Path
 
 from .. import config
 from ..errors import UsageError
+from ..executors import Executor, opened, spec_of
 from ..search.budget import Budget
-from ..store import VerdictStore
 from ..tasks.suite import load_suite
 from ..types import Task
-from ..verify.pipeline import verify
 from .generators import Generator, Job, Options, Produced, canonical, make_generator, options_from
 from .store import BenchRecord, BenchStore, Item
 
@@ -74,8 +83,11 @@ DEFAULT_SETTINGS, DEFAULT_OPTIONS = BenchSettings(), Options()
 def bench(suite: str | Path, generator: str, settings: BenchSettings = DEFAULT_SETTINGS,
           options: Options = DEFAULT_OPTIONS, db: Path | None = None, provider_settings=None,
           on_progress: Callable[[Progress], None] = noop,
-          on_start: Callable[[str], None] = noop) -> BenchResult:
+          on_start: Callable[[str], None] = noop,
+          executor: Executor | str | None = None) -> BenchResult:
+    """`executor`: a spec ("inline", "local", "ray://…"), or an executor the caller owns."""
     make_generator(generator, options, provider_settings)  # a bad spec fails before recording
+    spec = spec_of(executor)
     tasks, errors = load_suite(suite)
     if not tasks:
         raise UsageError(f"suite {suite} has no loadable task (see `warpsmith tasks list`)")
@@ -83,35 +95,38 @@ def bench(suite: str | Path, generator: str, settings: BenchSettings = DEFAULT_S
     bench_id = store.new_bench(_suite_ref(suite), canonical(generator), {
         "samples": settings.samples, "device": settings.device, "profile": settings.profile,
         "budget": dataclasses.asdict(settings.budget), "options": dataclasses.asdict(options),
-        "tasks": [t.name for t in tasks], "not_loaded": [str(e) for e in errors]})
+        "tasks": [t.name for t in tasks], "not_loaded": [str(e) for e in errors],
+        "executor": spec})
     store.close()
     on_start(bench_id)
-    return resume(bench_id, db, provider_settings, on_progress)
+    return resume(bench_id, db, provider_settings, on_progress, executor=executor)
 
 
 def resume(bench_id: str, db: Path | None = None, provider_settings=None,
            on_progress: Callable[[Progress], None] = noop,
-           budget: Budget | None = None) -> BenchResult:
-    """Continue a bench; `budget` replaces the stored one (to give a stopped bench more)."""
+           budget: Budget | None = None,
+           executor: Executor | str | None = None) -> BenchResult:
+    """Continue a bench; `budget` replaces the stored one (to give a stopped bench more),
+    `executor` the stored executor spec."""
     store = BenchStore(db or config.db_path())
-    verdicts = VerdictStore(store.path)
     try:
         record = store.bench(bench_id)
         if record is None:
             raise UsageError(f"no bench {bench_id!r} in {store.path} "
                              "(`warpsmith report` lists them)")
-        run = _Run(record, store, verdicts, provider_settings, on_progress, budget)
-        return run.work()
+        with opened(executor or record.settings.get("executor")) as chosen:
+            run = _Run(record, store, chosen, provider_settings, on_progress, budget)
+            return run.work()
     finally:
-        verdicts.close()
         store.close()
 
 
 class _Run:
-    def __init__(self, record: BenchRecord, store: BenchStore, verdicts: VerdictStore,
+    def __init__(self, record: BenchRecord, store: BenchStore, executor: Executor,
                  provider_settings, on_progress, budget: Budget | None):
         s = record.settings
-        self.record, self.store, self.verdicts = record, store, verdicts
+        self.record, self.store, self.executor = record, store, executor
+        self.slots = max(1, executor.slots)
         self.on_progress = on_progress
         self.samples, self.device, self.profile = s["samples"], s["device"], s["profile"]
         self.budget = budget or Budget(**s["budget"])
@@ -135,30 +150,58 @@ class _Run:
                            stopped)
 
     def _loop(self) -> str | None:
-        for task in self.tasks:
-            for sample in range(self.samples):
-                if (task.name, sample) in self.items:
-                    continue
-                limit = exhausted(self.budget, list(self.items.values()))
-                if limit:
-                    return limit
-                self._report(f"{task.name} #{sample}", None)
-                item = self.store.add(self.record.id, self._one(task, sample))
-                self.items[(task.name, sample)] = item
-                self._report(None, item)
-        return None
+        """Start items while slots are free and budget is left; commit each as it ends. An
+        item that raises stops new starts; the others in flight finish and are committed
+        before the error goes on."""
+        todo = [(t, s) for t in self.tasks for s in range(self.samples)
+                if (t.name, s) not in self.items]
+        finished: queue.Queue = queue.Queue()
+        running, stopped, failure = 0, None, None
+        while True:
+            while todo and running < self.slots and stopped is None and failure is None:
+                stopped = exhausted(self.budget, list(self.items.values()))
+                if stopped is None:
+                    self._start(*todo.pop(0), finished)
+                    running += 1
+            if running == 0:
+                break
+            key, item, error = finished.get()
+            running -= 1
+            failure = failure or error
+            if item is not None:
+                self.items[key] = self.store.add(self.record.id, item)
+                self._report(None, self.items[key])
+        if failure is not None:
+            raise failure
+        return stopped
+
+    def _start(self, task: Task, sample: int, finished: queue.Queue) -> None:
+        """With one slot the item runs here, on the caller's thread; with more, on a daemon
+        thread (one left running by Ctrl-C must not hold the process open)."""
+        self._report(f"{task.name} #{sample}", None)
+        if self.slots == 1:
+            finished.put(((task.name, sample), self._one(task, sample), None))
+            return
+
+        def work():
+            try:
+                finished.put(((task.name, sample), self._one(task, sample), None))
+            except Exception as e:  # handed to the main thread, which raises it
+                finished.put(((task.name, sample), None, e))
+
+        threading.Thread(target=work, name=f"bench {task.name} #{sample}", daemon=True).start()
 
     def _one(self, task: Task, sample: int) -> Item:
         start = time.monotonic()
         job = Job(task, sample, self.device, self.profile, self.share, self.store.path,
                   self.workdir, self.store.pending(self.record.id, task.name, sample),
                   lambda run_id: self.store.set_pending(self.record.id, task.name, sample,
-                                                        run_id))
+                                                        run_id), self.executor)
         produced = self.generator.produce(job)
         verdict = produced.verdict
         if verdict is None and produced.candidate is not None:
-            verdict = verify(task, produced.candidate, device=self.device, profile=self.profile,
-                             store=self.verdicts)
+            verdict = self.executor.verify(task, produced.candidate, device=self.device,
+                                           profile=self.profile, store_path=self.store.path)
         return _item(task, sample, produced, verdict, time.monotonic() - start)
 
     def _report(self, current: str | None, last: Item | None) -> None:
@@ -166,7 +209,7 @@ class _Run:
         left = self.record.total_items - len(done)
         self.on_progress(Progress(self.record.id, len(done), self.record.total_items, current,
                                   last, time.monotonic() - self.started,
-                                  _eta([i.seconds for i in done], left),
+                                  _eta([i.seconds for i in done], left, self.slots),
                                   _spent(done), _eta(_costs(done), left)))
 
 
@@ -221,9 +264,10 @@ def exhausted(budget: Budget, items: list[Item]) -> str | None:
                 None)
 
 
-def _eta(values: list[float], left: int) -> float | None:
-    """The mean of what the done items took, times the items left."""
-    return statistics.fmean(values) * left if values else None
+def _eta(values: list[float], left: int, at_once: int = 1) -> float | None:
+    """The mean of what the done items took, times the items left, over the items that run at
+    once (time: slots; money is spent all the same)."""
+    return statistics.fmean(values) * left / at_once if values else None
 
 
 def _costs(items: list[Item]) -> list[float]:

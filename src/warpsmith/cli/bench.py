@@ -13,6 +13,7 @@ from ..bench import BenchSettings, Options, bench, resume
 from ..bench.runner import Progress as BenchProgress
 from ..config import PROFILES, db_path
 from ..errors import UsageError
+from ..executors import check_spec
 from ..report import load_report, render_report
 from ..search import parse_budget
 
@@ -37,7 +38,14 @@ err = Console(stderr=True)
 @click.option("--width", type=int, default=1, show_default=True,
               help="llm: best-of-n samples, or refine chains, inside each item's search.")
 @click.option("--depth", type=int, default=4, show_default=True,
-              help="llm: refine rounds per chain.")
+              help="llm: refine rounds per chain (evolve: generations); library: knob-tuner "
+                   "rounds (0: none).")
+@click.option("--no-tune", is_flag=True, help="llm, library: skip the generic tuner that "
+              "otherwise runs on each item's best kernel (GPU only).")
+@click.option("--executor", default=None, metavar="SPEC",
+              help="Where verifications run: inline (one at a time, here), local (a worker "
+                   "per GPU of this machine), ray or ray://ADDRESS (an actor per GPU of a Ray "
+                   "cluster). [default: inline; on --resume, the bench's own]")
 @click.option("--resume", "resume_id", default=None,
               help="Continue bench BENCH_ID: committed items are skipped, not verified again.")
 @click.option("--db", type=click.Path(dir_okay=False), default=None,
@@ -45,7 +53,7 @@ err = Console(stderr=True)
                    "warpsmith.sqlite]")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON report at the end.")
 def bench_command(suite, generator, samples, budget, device, profile, language, width, depth,
-                  resume_id, db, as_json) -> int:
+                  no_tune, executor, resume_id, db, as_json) -> int:
     """Score a generator over SUITE: every task × K samples, verified, committed one by one.
 
     \b
@@ -54,19 +62,24 @@ def bench_command(suite, generator, samples, budget, device, profile, language, 
       warpsmith bench builtin/level1 --generator dir:./my_kernels --device cpu
       warpsmith bench ~/KernelBench/KernelBench/level1 --generator dir:~/KernelBench/runs/r1
       warpsmith bench builtin/level1 --generator llm:refine:openai:gpt-4.1 --budget usd=20
+      warpsmith bench builtin/level1 --generator library --executor local
       warpsmith bench --resume bench-20261130-101500-a1b2c3
     """
     store = Path(db) if db else db_path()
     limits = parse_budget(budget) if budget else None
+    if executor is not None:
+        check_spec(executor)  # a bad spec fails before the progress bar starts
     view = _View(as_json)
     try:
         with view:
             if resume_id:
-                result = resume(resume_id, store, on_progress=view.update, budget=limits)
+                result = resume(resume_id, store, on_progress=view.update, budget=limits,
+                                executor=executor)
             else:
                 result = bench(_suite(suite), _generator(generator), _settings(
-                    samples, device, profile, limits), Options(language, width, depth), store,
-                    on_progress=view.update, on_start=view.start)
+                    samples, device, profile, limits),
+                    Options(language, width, depth, tune=not no_tune), store,
+                    on_progress=view.update, on_start=view.start, executor=executor)
     except KeyboardInterrupt:
         err.print(f"interrupted; continue with: warpsmith bench --resume {view.bench_id}",
                   highlight=False, soft_wrap=True)  # one line, to copy

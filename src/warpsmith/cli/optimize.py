@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import click
@@ -9,9 +10,10 @@ from rich.console import Console
 
 from ..config import PROFILES
 from ..errors import UsageError
+from ..executors import check_spec
 from ..search import STRATEGIES, Settings, optimize, parse_budget, resume
 from ..search.context import better
-from ..search.registry import LIBRARY
+from ..search.registry import LIBRARY, MODEL_FREE, TUNE
 from ..store import verdict_to_dict
 from ..store.runs import Attempt
 
@@ -28,8 +30,11 @@ err = Console(stderr=True)
 @click.option("--budget", default=None, help="Limits, e.g. calls=20,usd=2,tokens=500k,wall=30m,"
               "gpu=10m; the run stops cleanly at the first one reached.")
 @click.option("--samples", type=int, default=4, show_default=True,
-              help="best-of-n: samples drawn; refine: independent chains.")
-@click.option("--depth", type=int, default=4, show_default=True, help="refine: rounds per chain.")
+              help="best-of-n: samples drawn; refine, judge: independent chains; evolve: "
+                   "children per generation.")
+@click.option("--depth", type=int, default=4, show_default=True,
+              help="refine, judge: rounds per chain; evolve: generations; library: knob-tuner "
+                   "rounds (0: none).")
 @click.option("--language", type=click.Choice(["triton", "cuda"]), default="triton",
               show_default=True)
 @click.option("--device", type=click.Choice(["cpu", "cuda"]), default=None,
@@ -39,11 +44,19 @@ err = Console(stderr=True)
 @click.option("--temperature", type=float, default=None)
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Where to write the best verified candidate [default: ./TASK_best.py].")
+@click.option("--executor", default=None, metavar="SPEC",
+              help="Where verifications run: inline (one at a time, here), local (a worker "
+                   "per GPU of this machine), ray or ray://ADDRESS (an actor per GPU of a Ray "
+                   "cluster). [default: inline; on --resume, the run's own]")
+@click.option("--start", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="--strategy tune: the candidate file to tune (no model needed).")
+@click.option("--no-tune", is_flag=True, help="Skip the generic tuner that otherwise runs on "
+              "the best verified kernel at the end (GPU only; it varies block sizes and warps).")
 @click.option("--resume", "resume_id", default=None,
               help="Continue run RUN_ID: recorded attempts are replayed, not paid again.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object at the end.")
 def optimize_command(task, model, strategy, budget, samples, depth, language, device, profile,
-                     temperature, out, resume_id, as_json) -> int:
+                     temperature, out, executor, start, no_tune, resume_id, as_json) -> int:
     """Find a verified kernel for TASK: from the offline kernel library (no --model), or by
     asking a model and verifying every answer; keep the best.
 
@@ -53,18 +66,26 @@ def optimize_command(task, model, strategy, budget, samples, depth, language, de
       warpsmith optimize level1/softmax
       warpsmith optimize level1/relu --model openai:gpt-4.1 --strategy refine --budget usd=1
       warpsmith optimize level1/relu --model openai-compatible:http://localhost:8000/v1#qwen
+      warpsmith optimize level1/relu --model openai:gpt-4.1 --samples 8 --executor local
+      warpsmith optimize level1/relu --strategy tune --start my_relu.py
       warpsmith optimize --resume 20261130-101500-a1b2c3 --budget calls=40
     """
     limits = parse_budget(budget) if budget else None
+    if executor is not None:
+        check_spec(executor)
     progress = _Progress(as_json)
     try:
         if resume_id:
-            result = resume(resume_id, on_attempt=progress.attempt, budget=limits)
+            result = resume(resume_id, on_attempt=progress.attempt, budget=limits,
+                            executor=executor)
         else:
             model, strategy = _model(model, strategy)
-            result = optimize(_task(task), model, strategy, _settings(
-                language, device, profile, temperature, samples, depth), limits or
-                parse_budget(None), out, on_attempt=progress.attempt, on_start=progress.start)
+            settings = dataclasses.replace(_settings(
+                language, device, profile, temperature, samples, depth), start=start,
+                tune=not no_tune)
+            result = optimize(_task(task), model, strategy, settings, limits or
+                parse_budget(None), out, on_attempt=progress.attempt, on_start=progress.start,
+                executor=executor)
     except KeyboardInterrupt:
         err.print(f"interrupted; continue with: warpsmith optimize --resume {progress.run_id}")
         return 1
@@ -80,7 +101,11 @@ def _task(task: str | None) -> str:
 
 def _model(model: str | None, strategy: str | None) -> tuple[str, str]:
     if model:
+        if strategy in MODEL_FREE:
+            raise UsageError(f"--strategy {strategy} asks no model: leave out --model")
         return model, strategy or "refine"
+    if strategy == TUNE:
+        return LIBRARY, TUNE
     if strategy not in (None, LIBRARY):
         raise UsageError(f"--strategy {strategy} asks a model: give --model SPEC, e.g. "
                          "openai:gpt-4.1, anthropic:claude-sonnet-4-5 or "

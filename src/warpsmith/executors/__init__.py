@@ -3,19 +3,26 @@ it decides on which GPU (or CPU worker) the verification happens and how many ru
 
     inline          in this process, one at a time (the default)
     local           every GPU of this machine: one worker process per GPU, one timed
-                    measurement per GPU at a time (on a CPU machine: one worker per core)
-    ray://ADDRESS   a Ray cluster: one actor per GPU (`ray` alone: a local Ray instance)
+                    measurement per GPU at a time (on a CPU machine: two CPU workers)
+    ray             Ray as `ray.init()` finds it (RAY_ADDRESS, a cluster started on this
+                    machine with `ray start`, else a new local instance): one actor per GPU
+    ray://ADDRESS   the Ray cluster at ADDRESS (Ray Client), one actor per GPU
 
 Every executor returns the same verdict `warpsmith.verify` would; none loosens a check.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Protocol
 
+from ..errors import UsageError
 from ..types import Task, Verdict
+
+FORMS = ("inline", "local", "ray", "ray://ADDRESS")
 
 
 class Executor(Protocol):
@@ -34,6 +41,7 @@ class InlineExecutor:
     the RNG and the CUDA caching allocator, is not shared between threads)."""
 
     slots = 1
+    spec = "inline"
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -53,3 +61,45 @@ class InlineExecutor:
 
     def close(self) -> None:
         return None
+
+
+def make_executor(spec: str | None) -> Executor:
+    spec = check_spec(spec)
+    if spec == "inline":
+        return InlineExecutor()
+    if spec == "local":
+        from .local import LocalExecutor
+
+        return LocalExecutor()
+    from .ray import RayExecutor
+
+    return RayExecutor(None if spec == "ray" else spec)
+
+
+def check_spec(spec: str | None) -> str:
+    """The spec, normalised, or a UsageError: before a bench or a run records it."""
+    spec = spec or "inline"
+    if spec not in ("inline", "local", "ray") and not (spec.startswith("ray://") and
+                                                       len(spec) > len("ray://")):
+        raise UsageError(f"unknown executor {spec!r} (valid forms: {', '.join(FORMS)})")
+    return spec
+
+
+def spec_of(executor: Executor | str | None) -> str:
+    """What to record with a bench or a run, so a resume uses the same kind of executor."""
+    if executor is None or isinstance(executor, str):
+        return check_spec(executor)
+    return getattr(executor, "spec", "inline")
+
+
+@contextlib.contextmanager
+def opened(executor: Executor | str | None) -> Iterator[Executor]:
+    """An executor made from a spec (closed on exit), or the one given (its owner closes it)."""
+    if executor is not None and not isinstance(executor, str):
+        yield executor
+        return
+    made = make_executor(executor)
+    try:
+        yield made
+    finally:
+        made.close()

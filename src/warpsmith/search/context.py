@@ -36,12 +36,15 @@ class Settings:
     # Independent repeats of a whole search (a benchmark's samples) draw their own answers:
     # the stream number goes into every request's cache key, never to the model.
     stream: int = 0
+    start: str | None = None  # tune: the candidate file to start from
+    tune: bool = True  # the generic tuner as the final step of every strategy (search/tuner.py)
 
 
 class RunContext:
     def __init__(self, run_id: str, task: Task, provider: Provider, store: RunStore,
                  verify: Callable[[Task, Path], Verdict], budget: Budget, settings: Settings,
-                 workdir: Path, on_attempt: Callable[[Attempt], None] = lambda a: None):
+                 workdir: Path, on_attempt: Callable[[Attempt], None] = lambda a: None,
+                 slots: int = 1):
         self.run_id, self.task, self.provider, self.store = run_id, task, provider, store
         self.verify_fn, self.budget, self.settings = verify, budget, settings
         self.workdir, self.on_attempt = workdir, on_attempt
@@ -50,7 +53,9 @@ class RunContext:
         self.stopped: str | None = None  # the budget limit reached, once one is
         self.interrupted = False
         self.note = ""  # why a strategy made no attempt, when it says
-        self._verify_lock = threading.Lock()  # one verification at a time: GPU timing
+        # As many verifications at once as the executor has GPUs (or workers): one timed
+        # measurement per GPU, the executor's workers keep them apart.
+        self._verify_slots = threading.BoundedSemaphore(max(1, slots))
         self._lock = threading.Lock()
 
     def attempt(self, prompt: Prompt, chain: int = 0, depth: int = 0, sample: int = 0,
@@ -127,7 +132,7 @@ class RunContext:
     def _verify(self, source: str, chain: int, depth: int, sample: int) -> Verdict:
         path = self.workdir / f"c{chain}-d{depth}-s{sample}.py"
         path.write_text(source)
-        with self._verify_lock:
+        with self._verify_slots:
             return self.verify_fn(self.task, path)
 
     def _no_code_verdict(self, problem: str) -> Verdict:

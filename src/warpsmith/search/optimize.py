@@ -3,6 +3,8 @@ done or the budget is spent, write the best verified candidate to a file, record
 
 A run's settings are stored with it, so `resume(run_id)` rebuilds the same run: attempts
 already recorded are replayed from the store (no LLM call, no verification), the rest are made.
+The executor spec (where verifications run, warpsmith.executors) is stored too; resume uses it
+unless given another.
 """
 
 from __future__ import annotations
@@ -14,14 +16,13 @@ from pathlib import Path
 
 from .. import config
 from ..errors import UsageError
+from ..executors import Executor, opened, spec_of
 from ..llm import ProviderSettings, make_provider
-from ..store import VerdictStore
 from ..store.runs import Attempt, RunStore
 from ..tasks.suite import resolve_task
-from ..verify.pipeline import verify
 from .budget import Budget
 from .context import RunContext, Settings
-from .registry import LIBRARY
+from .registry import LIBRARY, MODEL_FREE, TUNE
 from .registry import strategy as get_strategy
 
 
@@ -44,28 +45,35 @@ def optimize(task: str, model: str, strategy: str, settings: Settings = DEFAULT_
              budget: Budget = UNLIMITED, out: Path | None = None, db: Path | None = None,
              provider_settings: ProviderSettings | None = None,
              on_attempt: Callable[[Attempt], None] = lambda a: None,
-             on_start: Callable[[str], None] = lambda run_id: None) -> OptimizeResult:
+             on_start: Callable[[str], None] = lambda run_id: None,
+             executor: Executor | str | None = None) -> OptimizeResult:
+    """`executor`: a spec ("inline", "local", "ray://…"), or an executor the caller owns."""
     get_strategy(strategy)  # a bad name fails before anything is recorded
-    if (model == LIBRARY) != (strategy == LIBRARY):
-        raise UsageError("the library strategy and the 'library' model go together: leave out "
-                         "--model for the offline library, or give one for an LLM strategy")
+    spec = spec_of(executor)
+    if (model == LIBRARY) != (strategy in MODEL_FREE):
+        raise UsageError(f"the {' and '.join(MODEL_FREE)} strategies ask no model and the LLM "
+                         "strategies need one: leave out --model for the offline library or "
+                         "the tuner, or give one for an LLM strategy")
+    settings = _with_start(settings, strategy)
     resolve_task(task)  # an unknown task, model spec or missing key fails before a run exists
     if model != LIBRARY:
         make_provider(model, provider_settings or ProviderSettings())
     store = RunStore(db or config.db_path())
     run_id = store.new_run(task, model, strategy, {
         "settings": dataclasses.asdict(settings), "budget": dataclasses.asdict(budget),
-        "out": str(out) if out else None})
+        "out": str(out) if out else None, "executor": spec})
     store.close()
     on_start(run_id)
-    return resume(run_id, db, provider_settings, on_attempt)
+    return resume(run_id, db, provider_settings, on_attempt, executor=executor)
 
 
 def resume(run_id: str, db: Path | None = None,
            provider_settings: ProviderSettings | None = None,
            on_attempt: Callable[[Attempt], None] = lambda a: None,
-           budget: Budget | None = None) -> OptimizeResult:
-    """Continue a run; `budget` replaces the stored one (to give a stopped run more)."""
+           budget: Budget | None = None,
+           executor: Executor | str | None = None) -> OptimizeResult:
+    """Continue a run; `budget` replaces the stored one (to give a stopped run more),
+    `executor` the stored executor spec."""
     store = RunStore(db or config.db_path())
     try:
         record = store.run(run_id)
@@ -73,40 +81,55 @@ def resume(run_id: str, db: Path | None = None,
             raise UsageError(f"no run {run_id!r} in {store.path} (see `warpsmith runs list`)")
         saved = record.settings
         budget = budget or Budget(**saved["budget"])
-        ctx = _context(record, store, db, provider_settings, on_attempt, budget)
-        return _work(ctx, record.strategy, saved.get("out"))
+        with opened(executor or saved.get("executor")) as chosen:
+            ctx = _context(record, store, db, provider_settings, on_attempt, budget, chosen)
+            return _work(ctx, record.strategy, saved.get("out"))
     finally:
         store.close()
 
 
 def _context(record, store: RunStore, db, provider_settings, on_attempt,
-             budget: Budget) -> RunContext:
+             budget: Budget, executor: Executor) -> RunContext:
     settings = Settings(**record.settings["settings"])
     task = resolve_task(record.task)
     provider = None if record.model == LIBRARY else make_provider(
         record.model, provider_settings or ProviderSettings())
-    verdicts = VerdictStore(db or config.db_path())
+    verdicts = db or config.db_path()
 
     def verify_fn(task, path: Path):
-        return verify(task, path, device=settings.device, profile=settings.profile,
-                      store=verdicts)
+        return executor.verify(task, path, device=settings.device, profile=settings.profile,
+                               store_path=verdicts)
 
     workdir = config.home() / "runs" / record.id
     workdir.mkdir(parents=True, exist_ok=True)
     return RunContext(record.id, task, provider, store, verify_fn, budget, settings, workdir,
-                      on_attempt)
+                      on_attempt, slots=executor.slots)
 
 
 def _work(ctx: RunContext, strategy: str, out: str | None) -> OptimizeResult:
     status = "interrupted"
     try:
         get_strategy(strategy).run(ctx)
+        if ctx.settings.tune and strategy != TUNE:
+            from .tuner import tune_best
+
+            tune_best(ctx)
         status = "found" if ctx.best else "not_found"
     finally:  # Ctrl-C included: what was verified so far is kept and written
         path = _write_best(ctx, out)
         ctx.store.set_status(ctx.run_id, status, ctx.best, str(path) if path else None)
     return OptimizeResult(ctx.run_id, status, ctx.best, path, ctx.spend.as_dict(), ctx.stopped,
                           len(ctx.store.attempts(ctx.run_id)), ctx.note)
+
+
+def _with_start(settings: Settings, strategy: str) -> Settings:
+    """The tune strategy's starting file, as an absolute path: a resume may run elsewhere."""
+    if strategy != TUNE:
+        return settings
+    if not settings.start or not Path(settings.start).is_file():
+        raise UsageError(f"the tune strategy needs a starting candidate file: --start FILE "
+                         f"({settings.start or 'none given'})")
+    return dataclasses.replace(settings, start=str(Path(settings.start).resolve()))
 
 
 def _write_best(ctx: RunContext, out: str | None) -> Path | None:

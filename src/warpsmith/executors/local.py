@@ -1,0 +1,231 @@
+"""Every GPU of this machine: one long-lived worker process per GPU, each verifying one job at
+a time, so each GPU has one timed measurement at a time. On a machine without a GPU, CPU
+workers (the Triton interpreter; nothing is timed).
+
+A worker is `python -m warpsmith.executors.local FD`, started with CUDA_VISIBLE_DEVICES naming
+its one GPU before torch is imported. Jobs go in on its stdin and answers come back on pipe FD,
+one JSON object a line (executors/jobs.py); its stdout is discarded, so nothing a library prints
+can be taken for an answer. A worker that dies or hangs mid-job is replaced and the job run
+again once on the new one; a second loss gives a `crashed` verdict.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import queue
+import secrets
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from ..config import profile as get_profile
+from ..errors import UsageError
+from ..types import Task, Verdict
+from ..verify.sandbox import signal_name
+from .jobs import crashed, make_job, run_job, verdict_of
+
+log = logging.getLogger(__name__)
+
+# Inherited by everything a worker starts (the verifier's candidate processes included), so a
+# dead worker's orphans can be found and killed before its job runs again on the same GPU.
+WORKER_TAG = "WARPSMITH_EXECUTOR_WORKER"
+
+
+class LocalExecutor:
+    spec = "local"
+
+    def __init__(self, gpus: list[int] | None = None, workers: int | None = None):
+        devices = _devices(gpus, workers)
+        self.slots = len(devices)
+        self.default_device = "cuda" if devices[0] != "" else "cpu"
+        self._all: list[_Worker] = [_Worker(d) for d in devices]
+        self._free: queue.Queue[_Worker] = queue.Queue()
+        for worker in self._all:
+            self._free.put(worker)
+        self._closed = False
+
+    def verify(self, task: Task, candidate: Path, device: str | None = None,
+               profile: str = "quick", store_path: Path | None = None) -> Verdict:
+        if self._closed:
+            raise UsageError("this executor is closed")
+        job = make_job(task, Path(candidate), device, profile, store_path)
+        deadline_s = answer_deadline(profile)
+        worker = self._free.get()
+        try:
+            answer, why = worker.ask(job, deadline_s)
+            if answer is None:  # lost: a fresh worker on the same GPU runs it once more
+                log.warning("executor worker %s died on %s (%s); running it again",
+                            worker.pid, task.name, why)
+                worker = self._replace(worker)
+                answer, why = worker.ask(job, deadline_s)
+            if answer is None:
+                worker = self._replace(worker)
+                return crashed(task, Path(candidate), device or self.default_device, why)
+            return verdict_of(answer, Path(candidate))
+        finally:
+            self._free.put(worker)
+
+    def pids(self) -> list[int]:
+        """The workers' process ids (to watch them, or to kill one in a test)."""
+        return [w.pid for w in self._all]
+
+    def close(self) -> None:
+        """Idle workers exit at once; one still verifying is killed after a short grace."""
+        self._closed = True
+        for worker in self._all:
+            worker.hang_up()
+        end = time.monotonic() + 5
+        for worker in self._all:
+            worker.stop(end - time.monotonic())
+
+    def _replace(self, worker: _Worker) -> _Worker:
+        worker.stop(0)
+        if self._closed:  # the loss was close() ending a busy worker: no verdict to give
+            raise RuntimeError("the executor was closed while this verification ran")
+        fresh = _Worker(worker.visible)
+        self._all[self._all.index(worker)] = fresh
+        return fresh
+
+
+def answer_deadline(profile: str) -> float:
+    """How long a worker may take before it counts as hung: the candidate's own deadline
+    bounds its process, so this only catches the trusted side stuck (a wedged GPU)."""
+    return 2 * get_profile(profile).timeout_s + 600
+
+
+def _devices(gpus: list[int] | None, workers: int | None) -> list[str]:
+    """CUDA_VISIBLE_DEVICES for each worker: one GPU each, or "" (no GPU) for CPU workers."""
+    visible = visible_gpus()
+    if gpus is None:
+        gpus = list(range(len(visible)))
+    if gpus:
+        bad = [i for i in gpus if not 0 <= i < len(visible)]
+        if bad:
+            raise UsageError(f"no GPU {bad[0]} here (this machine shows {len(visible)})")
+        return [visible[i] for i in gpus]
+    count = workers or min(2, os.cpu_count() or 1)
+    if count < 1:
+        raise UsageError("a local executor needs at least one worker")
+    return [""] * count
+
+
+def visible_gpus() -> list[str]:
+    """The GPUs this process may use, as CUDA_VISIBLE_DEVICES entries: a worker for GPU i
+    gets the i-th entry of ours, so `CUDA_VISIBLE_DEVICES=2,3 warpsmith …` uses GPUs 2 and 3."""
+    import torch
+
+    count = torch.cuda.device_count()
+    ours = os.environ.get("CUDA_VISIBLE_DEVICES")  # passed through, not configuration
+    if ours is None:
+        return [str(i) for i in range(count)]
+    return [v.strip() for v in ours.split(",") if v.strip()][:count]
+
+
+class _Worker:
+    def __init__(self, visible: str):
+        self.visible = visible
+        self.tag = secrets.token_hex(8)
+        env = dict(os.environ, CUDA_VISIBLE_DEVICES=visible)
+        env[WORKER_TAG] = self.tag
+        read_fd, write_fd = os.pipe()
+        # Its own session: a Ctrl-C at the terminal reaches only us, and we close the workers
+        # (a worker also exits when our end of its stdin closes, so none outlives us).
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "warpsmith.executors.local", str(write_fd)],
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env, pass_fds=(write_fd,),
+            start_new_session=True)
+        os.close(write_fd)
+        self.pid = self.proc.pid
+        self._answers = read_fd
+        self._buffer = b""
+
+    def ask(self, job: dict, deadline_s: float) -> tuple[dict | None, str]:
+        """(answer, "") or (None, why the worker was lost)."""
+        try:
+            self.proc.stdin.write(json.dumps(job).encode() + b"\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            return None, self._why()
+        line = self._read_line(time.monotonic() + deadline_s)
+        if line is None:
+            return None, self._why(deadline_s)
+        return json.loads(line), ""
+
+    def _read_line(self, deadline: float) -> bytes | None:
+        """One answer line; None at EOF (the worker is gone) or past the deadline."""
+        while b"\n" not in self._buffer:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self._answers], [], [], left)[0]:
+                return None
+            chunk = os.read(self._answers, 1 << 20)
+            if not chunk:
+                return None
+            self._buffer += chunk
+        line, self._buffer = self._buffer.split(b"\n", 1)
+        return line
+
+    def _why(self, deadline_s: float | None = None) -> str:
+        try:  # a worker whose pipe closed is exiting: its status comes a moment later
+            code = self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            return f"no answer within {deadline_s:.0f} s" if deadline_s else "pipe closed"
+        return f"killed by {signal_name(code)}" if code < 0 else signal_name(code)
+
+    def hang_up(self) -> None:
+        with contextlib.suppress(OSError):
+            self.proc.stdin.close()  # an idle worker exits at EOF
+
+    def stop(self, grace_s: float = 5.0) -> None:
+        """End the worker (killed if still busy after grace_s) and anything it left running."""
+        self.hang_up()
+        try:
+            self.proc.wait(timeout=max(0.0, grace_s))
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        with contextlib.suppress(OSError):
+            os.close(self._answers)
+        kill_tagged(WORKER_TAG, self.tag)
+
+
+def kill_tagged(name: str, value: str) -> None:
+    """Kill every process whose environment has name=value: the verifier's candidate process
+    runs in its own session, so it outlives a killed worker unless found this way."""
+    tag = f"{name}={value}".encode()
+    for pid in all_pids():
+        if pid != os.getpid() and tag in environ_of(pid):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def all_pids() -> list[int]:
+    try:
+        return [int(p) for p in os.listdir("/proc") if p.isdigit()]
+    except OSError:  # no /proc: nothing to find
+        return []
+
+
+def environ_of(pid: int) -> list[bytes]:
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            return f.read().split(b"\0")
+    except OSError:
+        return []
+
+
+def main() -> None:
+    """The worker: one job a line on stdin, one answer a line on the pipe, until EOF."""
+    answers = os.fdopen(int(sys.argv[1]), "w")
+    for line in sys.stdin:
+        answers.write(json.dumps(run_job(json.loads(line))) + "\n")
+        answers.flush()
+
+
+if __name__ == "__main__":
+    main()

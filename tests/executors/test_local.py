@@ -1,0 +1,226 @@
+"""The local executor with real worker processes on the CPU (the Triton interpreter): two
+workers at once, a worker killed mid-job (the job runs again), killed twice (a `crashed`
+verdict), and the --executor option of bench and optimize."""
+
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+import torch
+from click.testing import CliRunner
+
+from warpsmith.cli.main import cli
+from warpsmith.errors import UsageError
+from warpsmith.executors import InlineExecutor, make_executor
+from warpsmith.executors.local import WORKER_TAG, LocalExecutor
+from warpsmith.store.runs import RunStore
+from warpsmith.tasks.suite import resolve_task
+
+from .procs import BAD, GOOD, children, environ, wait_for_child
+
+
+@pytest.fixture(scope="module")
+def relu():
+    return resolve_task("level1/relu")
+
+
+def in_thread(fn):
+    """Run fn on a thread; the returned dict gets its result under "value"."""
+    box = {}
+    thread = threading.Thread(target=lambda: box.update(value=fn()))
+    thread.start()
+    box["thread"] = thread
+    return box
+
+
+def test_make_executor_forms():
+    assert isinstance(make_executor(None), InlineExecutor)
+    assert isinstance(make_executor("inline"), InlineExecutor)
+    for bad in ("gpu", "ray://", "local:3"):
+        with pytest.raises(UsageError, match=r"inline, local, ray, ray://ADDRESS"):
+            make_executor(bad)
+
+
+def test_two_workers_verify_at_once_and_share_the_store(relu, tmp_path):
+    sigmoid = resolve_task("level1/sigmoid")
+    store = tmp_path / "store.sqlite"
+    executor = LocalExecutor(workers=2)
+    try:
+        assert executor.slots == 2 and executor.default_device == "cpu"
+        jobs = [in_thread(lambda t=t, c=c: executor.verify(t, c, device="cpu",
+                                                           store_path=store))
+                for t, c in ((relu, GOOD / "relu_triton.py"),
+                             (sigmoid, GOOD / "sigmoid_triton.py"))]
+        busy_together = False
+        while any(j["thread"].is_alive() for j in jobs):
+            busy_together |= all(children(pid) for pid in executor.pids())
+            time.sleep(0.05)
+        assert busy_together  # both workers had a candidate process running at one moment
+        assert [j["value"].status for j in jobs] == ["passed", "passed"]
+        assert jobs[0]["value"].candidate == str(GOOD / "relu_triton.py")
+        again = executor.verify(relu, GOOD / "relu_triton.py", device="cpu", store_path=store)
+        assert again.cached and again.status == "passed"  # the workers wrote the store
+    finally:
+        executor.close()
+    assert not any(os.path.exists(f"/proc/{pid}") and children(pid) for pid in executor.pids())
+
+
+def test_a_worker_killed_mid_job_is_replaced_and_the_job_runs_again(relu):
+    executor = LocalExecutor(workers=1)
+    try:
+        (first,) = executor.pids()
+        job = in_thread(lambda: executor.verify(relu, GOOD / "relu_triton.py", device="cpu"))
+        wait_for_child(first)
+        orphan = children(first)[0]
+        os.kill(first, signal.SIGKILL)
+        job["thread"].join(300)
+        verdict = job["value"]
+        assert verdict.status == "passed" and verdict.correct, verdict.feedback
+        (second,) = executor.pids()
+        assert second != first and os.path.exists(f"/proc/{second}")
+        assert not os.path.exists(f"/proc/{orphan}")  # the dead worker's candidate was killed
+    finally:
+        executor.close()
+
+
+def test_a_worker_killed_twice_gives_a_crashed_verdict(relu):
+    executor = LocalExecutor(workers=1)
+    try:
+        job = in_thread(lambda: executor.verify(relu, GOOD / "relu_triton.py", device="cpu"))
+        for _ in range(2):
+            (pid,) = executor.pids()
+            wait_for_child(pid)
+            os.kill(pid, signal.SIGKILL)
+            deadline = time.monotonic() + 60
+            while executor.pids() == [pid] and time.monotonic() < deadline:
+                time.sleep(0.05)  # until the executor has noticed and started another
+        job["thread"].join(300)
+        verdict = job["value"]
+        assert verdict.status == "crashed" and not verdict.correct
+        assert "worker died" in verdict.reasons[0] and "SIGKILL" in verdict.reasons[0]
+        assert verdict.cache_key == "" and verdict.feedback.startswith("status: crashed")
+        (fresh,) = executor.pids()  # the pool is whole again for the next job
+        assert os.path.exists(f"/proc/{fresh}")
+    finally:
+        executor.close()
+
+
+def make_suite(root, kernels: dict) -> tuple:
+    """A folder suite of built-in level-1 tasks and a folder with a kernel for each."""
+    suite, folder = root / "suite" / "level1", root / "kernels"
+    suite.mkdir(parents=True)
+    folder.mkdir()
+    for name, kernel in kernels.items():
+        shutil.copy(resolve_task(f"level1/{name}").path, suite / f"{name}.py")
+        shutil.copy(kernel, folder / f"{name}.py")
+    return suite.parent, folder
+
+
+def test_bench_and_optimize_take_executor_and_store_it(tmp_path, monkeypatch):
+    suite, kernels = make_suite(tmp_path, {"relu": GOOD / "relu_triton.py",
+                                           "softmax": BAD / "incorrect_wrong_math.py"})
+    db = tmp_path / "store.sqlite"
+    monkeypatch.setenv("WARPSMITH_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("WARPSMITH_DB", str(db))
+    run = CliRunner().invoke(cli, ["bench", str(suite), "--generator", f"dir:{kernels}",
+                                   "--device", "cpu", "--executor", "local", "--json"])
+    assert run.exit_code == 0, run.output
+    report = json.loads(run.stdout)
+    assert {r["task"]: r["status"] for r in report["tasks"]} == {
+        "level1/relu": "passed", "level1/softmax": "incorrect"}
+    from warpsmith.bench import BenchStore
+
+    assert BenchStore(db).bench(report["bench"]["id"]).settings["executor"] == "local"
+
+    out = tmp_path / "relu_best.py"
+    run = CliRunner().invoke(cli, ["optimize", "level1/relu", "--device", "cpu", "--executor",
+                                   "local", "--out", str(out), "--json"])
+    assert run.exit_code == 0, run.output
+    result = json.loads(run.stdout)
+    assert result["verdict"]["status"] == "passed" and out.exists()
+    assert RunStore(db).run(result["run_id"]).settings["executor"] == "local"
+
+    bad = CliRunner().invoke(cli, ["optimize", "level1/relu", "--executor", "gpus"])
+    assert isinstance(bad.exception, UsageError) and "valid forms" in str(bad.exception)
+
+
+def test_ctrl_c_leaves_a_resumable_bench_and_no_worker(tmp_path):
+    suite, kernels = make_suite(tmp_path, {"relu": GOOD / "relu_triton.py",
+                                           "sigmoid": GOOD / "sigmoid_triton.py",
+                                           "silu": GOOD / "silu_triton.py",
+                                           "leaky_relu": GOOD / "leaky_relu_triton.py"})
+    db = tmp_path / "store.sqlite"
+    env = dict(os.environ, WARPSMITH_HOME=str(tmp_path / "home"), WARPSMITH_DB=str(db))
+    command = [sys.executable, "-m", "warpsmith.cli.main", "bench"]
+    proc = subprocess.Popen(command + [str(suite), "--generator", f"dir:{kernels}", "--device",
+                                       "cpu", "--executor", "local"],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=default_sigint)
+    deadline = time.monotonic() + 300
+    while not committed(db) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 1 and "--resume" in stderr, stderr
+    bench_id = stderr.split("--resume")[-1].split()[0]
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT status FROM benches").fetchall() == [("interrupted",)]
+    assert not tagged_processes()  # the workers and their candidates went with the bench
+    again = subprocess.run(command + ["--resume", bench_id, "--json"], env=env,
+                           capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert {r["status"] for r in json.loads(again.stdout)["tasks"]} == {"passed"}
+
+
+def default_sigint() -> None:
+    """A test run in the background inherits SIGINT ignored; the bench must see Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def committed(db) -> int:
+    try:
+        with sqlite3.connect(db) as conn:
+            return conn.execute("SELECT COUNT(*) FROM bench_items").fetchone()[0]
+    except sqlite3.OperationalError:  # not created yet
+        return 0
+
+
+def tagged_processes() -> list[int]:
+    """Live processes started by a local executor's worker (Ray actors tag theirs ray-PID)."""
+    found = []
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            tag = environ(int(entry)).get(WORKER_TAG)
+        except OSError:
+            continue
+        if tag and not tag.startswith("ray-"):
+            found.append(int(entry))
+    return found
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+def test_one_worker_per_gpu_each_seeing_only_its_own(relu):
+    executor = LocalExecutor()
+    try:
+        assert executor.slots == torch.cuda.device_count()
+        assert executor.default_device == "cuda"
+        seen = [environ(pid)["CUDA_VISIBLE_DEVICES"] for pid in executor.pids()]
+        assert len(set(seen)) == len(seen) and all("," not in s and s for s in seen)
+        assert all(WORKER_TAG in environ(pid) for pid in executor.pids())
+        jobs = [in_thread(lambda: executor.verify(relu, GOOD / "relu_triton.py"))
+                for _ in range(executor.slots)]
+        for job in jobs:
+            job["thread"].join(900)
+            verdict = job["value"]
+            assert verdict.status == "passed" and verdict.device == "cuda", verdict.feedback
+            assert verdict.timing_measured
+    finally:
+        executor.close()
