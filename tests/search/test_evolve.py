@@ -22,6 +22,7 @@ from warpsmith.tasks.suite import resolve_task
 from warpsmith.types import Verdict
 
 from ..llm.server import LoopbackLLM, Reply
+from .conftest import model
 
 KERNELS = Path(__file__).parents[1] / "kernels"
 FIXED = (files("warpsmith.examples") / "relu_triton.py").read_text()
@@ -66,17 +67,6 @@ def llm():
     s = Routed()
     yield s
     s.close()
-
-
-@pytest.fixture
-def db(tmp_path, monkeypatch):
-    monkeypatch.setenv("WARPSMITH_HOME", str(tmp_path / "home"))
-    monkeypatch.chdir(tmp_path)
-    return tmp_path / "store.sqlite"
-
-
-def model(server) -> str:
-    return f"openai-compatible:{server.url}/v1#loopback-coder"
 
 
 def prompts_with(server, marker: str) -> list[str]:

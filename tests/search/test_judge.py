@@ -16,6 +16,7 @@ from warpsmith.store.runs import RunStore
 from warpsmith.tasks.suite import resolve_task
 
 from ..llm.server import Reply
+from .conftest import model
 
 KERNELS = Path(__file__).parents[1] / "kernels"
 BROKEN = (KERNELS / "bad" / "incorrect_partial_write.py").read_text()  # drops the tail block
@@ -35,17 +36,6 @@ def coder(code: str) -> Reply:
 def judged() -> Reply:
     verdict = json.dumps({"bottleneck": BOTTLENECK, "change": CHANGE}, indent=1)
     return Reply(text=f"<think>The grid is n // 256.</think>\n```json\n{verdict}\n```")
-
-
-@pytest.fixture
-def db(tmp_path, monkeypatch):
-    monkeypatch.setenv("WARPSMITH_HOME", str(tmp_path / "home"))
-    monkeypatch.chdir(tmp_path)
-    return tmp_path / "store.sqlite"
-
-
-def model(server) -> str:
-    return f"openai-compatible:{server.url}/v1#loopback-coder"
 
 
 def user_text(request: dict) -> str:

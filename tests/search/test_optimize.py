@@ -14,6 +14,7 @@ from warpsmith.search import Settings, optimize, parse_budget, resume
 from warpsmith.store.runs import RunStore
 
 from ..llm.server import Reply
+from .conftest import model
 
 FIXED = (files("warpsmith.examples") / "relu_triton.py").read_text()
 BROKEN = FIXED.replace("tl.maximum(x, 0.0)", "x")  # forgets the relu: incorrect on negatives
@@ -24,17 +25,6 @@ CPU = Settings(device="cpu", samples=1, depth=3)
 
 def answer(code: str) -> Reply:
     return Reply(text=f"Here is the kernel.\n\n```python\n{code}\n```\nIt should be fast.")
-
-
-@pytest.fixture
-def db(tmp_path, monkeypatch):
-    monkeypatch.setenv("WARPSMITH_HOME", str(tmp_path / "home"))
-    monkeypatch.chdir(tmp_path)
-    return tmp_path / "store.sqlite"
-
-
-def model(server) -> str:
-    return f"openai-compatible:{server.url}/v1#loopback-coder"
 
 
 def test_broken_kernel_is_fixed_after_the_verdict_is_fed_back(server, db):
