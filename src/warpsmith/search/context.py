@@ -129,6 +129,11 @@ class RunContext:
         attempt.status = attempt.verdict.status
         return attempt
 
+    def gpu_slot(self) -> threading.BoundedSemaphore:
+        """Held by every verification, and by anything else that runs a candidate on a GPU
+        (the judge's profiler): never two of them on one GPU at once."""
+        return self._verify_slots
+
     def _verify(self, source: str, chain: int, depth: int, sample: int) -> Verdict:
         path = self.workdir / f"c{chain}-d{depth}-s{sample}.py"
         path.write_text(source)

@@ -110,9 +110,9 @@ def _metrics(ctx: RunContext, attempt: Attempt):
     from .hwmetrics import collect
 
     # ncu runs the candidate on a GPU, so it waits for a verification slot as a verification
-    # does: it must never overlap another chain's timed measurement. (RunContext has no public
-    # handle on its slots yet; with several GPUs ncu uses the first visible one.)
-    with ctx._verify_slots:
+    # does: it must never overlap another chain's timed measurement. (With several GPUs ncu
+    # uses the first visible one.)
+    with ctx.gpu_slot():
         started = time.monotonic()
         metrics = collect(ctx.task, attempt.source or "", attempt.verdict, ctx.settings.gpu)
         if attempt.verdict.device == "cuda":  # the profiled run is GPU time like a verification

@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import inspect
-import json
 import logging
 import secrets
 import threading
@@ -32,7 +31,7 @@ from ..errors import WarpsmithError
 from ..search import Settings, parse_budget
 from ..search import optimize as run_optimize
 from ..search.registry import LIBRARY, STRATEGIES
-from ..store import VerdictStore, verdict_from_dict, verdict_to_dict
+from ..store import VerdictStore, verdict_to_dict
 from ..store.runs import RunStore
 from ..tasks import load_suite, resolve_task
 from ..tasks.describe import task_details, task_summary
@@ -361,15 +360,11 @@ def _passed(task_name: str) -> list[dict]:
     sources = _attempt_sources(task_name)
     verdicts = VerdictStore(config.db_path())
     try:
-        rows = verdicts.db.execute(
-            "SELECT verdict FROM verdicts WHERE task = ? AND status = 'passed' "
-            "ORDER BY speedup_vs_eager IS NULL, speedup_vs_eager DESC, created DESC",
-            (task_name,)).fetchall()
+        passed = verdicts.passed(task_name)
     finally:
         verdicts.close()
     found = []
-    for (text,) in rows:
-        v = verdict_from_dict(json.loads(text))
+    for v in passed:
         source, origin = sources.get(v.cache_key) or (_read(v.candidate), f"file {v.candidate}")
         found.append({"verdict": v, "source": source, "origin": origin})
     return found
@@ -379,10 +374,7 @@ def _attempt_sources(task_name: str) -> dict[str, tuple[str, str]]:
     """cache key -> (source, where it came from), for the task's passed search attempts."""
     runs = RunStore(config.db_path())  # also creates the runs tables in a fresh store
     try:
-        rows = runs.db.execute(
-            "SELECT run_id, id, source, json_extract(verdict, '$.cache_key') FROM attempts "
-            "WHERE status = 'passed' AND source IS NOT NULL "
-            "AND json_extract(verdict, '$.task') = ? ORDER BY id", (task_name,)).fetchall()
+        rows = runs.passed_sources(task_name)
     finally:
         runs.close()
     found = {}

@@ -182,6 +182,13 @@ class RunStore:
                             "co_parent_id = ? WHERE id = ?",
                             (a.idea, a.predicted_gain, a.measured_gain, a.co_parent_id, a.id))
 
+    def passed_sources(self, task: str) -> list[tuple[str, int, str, str]]:
+        """(run id, attempt id, source, verdict cache key) of the task's passed attempts."""
+        return self.db.execute(
+            "SELECT run_id, id, source, json_extract(verdict, '$.cache_key') FROM attempts "
+            "WHERE status = 'passed' AND source IS NOT NULL "
+            "AND json_extract(verdict, '$.task') = ? ORDER BY id", (task,)).fetchall()
+
     def close(self) -> None:
         self.db.close()
 

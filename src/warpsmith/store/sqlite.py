@@ -44,6 +44,14 @@ class VerdictStore:
     def count(self) -> int:
         return self.db.execute("SELECT COUNT(*) FROM verdicts").fetchone()[0]
 
+    def passed(self, task: str) -> list[Verdict]:
+        """The task's passed verdicts, fastest (vs eager) first, untimed ones last."""
+        rows = self.db.execute(
+            "SELECT verdict FROM verdicts WHERE task = ? AND status = 'passed' "
+            "ORDER BY speedup_vs_eager IS NULL, speedup_vs_eager DESC, created DESC",
+            (task,)).fetchall()
+        return [verdict_from_dict(json.loads(text)) for (text,) in rows]
+
     def close(self) -> None:
         self.db.close()
 
