@@ -163,3 +163,12 @@ def test_tune_strategy_keeps_only_a_verified_variant_on_the_gpu(tmp_path):
     assert "configs ranked" in ctx.note, ctx.note  # the ranking ran and said how fast
     assert ctx.best.passed and ctx.best.verdict.speedup_vs_eager >= \
         attempts[0].verdict.speedup_vs_eager
+
+
+def test_ranking_worker_runs_in_the_sandbox_and_a_failure_comes_back_as_data():
+    """On the CPU the ranking worker cannot build GPU inputs: its error must arrive as a report
+    through sandbox.run_worker (the framed message), not as a dead worker."""
+    source = (GOOD / "relu_triton.py").read_text()
+    ranking = rank(resolve_task("level1/relu"), make_variants(source, find_knobs(source), 4))
+    assert "CUDA" in ranking.error and "without a report" not in ranking.error
+    assert ranking.wall_s > 0

@@ -28,7 +28,6 @@ import random
 import secrets
 import shutil
 import struct
-import subprocess
 import sys
 import tempfile
 import time
@@ -220,37 +219,17 @@ WORKER = "import sys; from warpsmith.search.tuner import worker_main; " \
 
 def _spawn(job_dir: Path, scratch: Path, timeout_s: float) -> tuple[dict | None, float, str,
                                                                       str]:
-    """The ranking worker in its own process group, as sandbox.run_worker runs the verify
-    worker (run_worker starts that module only): bounded log tail, a framed message on an
-    inherited pipe, a deadline, and every descendant killed at the end.
-    Returns (report, seconds, log tail, why no report)."""
-    start = time.perf_counter()
-    token = secrets.token_hex(16)
-    env = worker_environment("cuda") | {sandbox.JOB_TAG: token}
-    read_fd, write_fd = os.pipe()
-    proc = subprocess.Popen([sys.executable, "-c", WORKER, str(job_dir), str(write_fd)],
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, env=env, start_new_session=True,
-                            cwd=scratch, pass_fds=(write_fd,))
-    os.close(write_fd)
-    tail = sandbox._Tail(proc.stdout)
-    message = sandbox._Message(os.fdopen(read_fd, "rb"), MAX_MESSAGE)
-    deadline = start + timeout_s
-    while message.thread.is_alive() and proc.poll() is None and time.perf_counter() < deadline:
-        message.thread.join(timeout=0.05)
-    timed_out = message.thread.is_alive() and proc.poll() is None
-    sandbox._kill_group(proc)  # also a descendant still holding the pipe open
-    sandbox._kill_tagged(token)
-    message.thread.join(timeout=5)
-    tail.thread.join(timeout=5)
-    seconds = time.perf_counter() - start
-    report, _, malformed = sandbox.parse_message(message.data(), message.overflowed)
-    if report is not None:
-        return report, seconds, tail.text(), ""
-    why = (f"the ranking worker ran past {timeout_s:.0f} s" if timed_out else malformed or
-           f"the ranking worker ended ({sandbox.signal_name(proc.returncode)}) "
+    """The ranking worker, sandboxed as the verify worker is (sandbox.run_worker: its own
+    process group, a bounded log tail, a framed message on an inherited pipe, a deadline,
+    every descendant killed at the end). Returns (report, seconds, log tail, why no report)."""
+    out = sandbox.run_worker(job_dir, scratch, timeout_s, worker_environment("cuda"),
+                             MAX_MESSAGE, program=("-c", WORKER))
+    if out.report is not None:
+        return out.report, out.seconds, out.log_tail, ""
+    why = (f"the ranking worker ran past {timeout_s:.0f} s" if out.timed_out else out.malformed
+           or f"the ranking worker ended ({sandbox.signal_name(out.returncode)}) "
            "without a report")
-    return None, seconds, tail.text(), why
+    return None, out.seconds, out.log_tail, why
 
 
 # ---------------------------------------------------------------------------------------

@@ -37,17 +37,21 @@ class Outcome:
     collected: object = None  # what run_worker's collect returned
 
 
+VERIFY_WORKER = ("-m", "warpsmith.verify.worker")
+
+
 def run_worker(job_dir: Path, scratch: Path, timeout_s: float, env: dict[str, str],
-               max_bytes: int, collect=None) -> Outcome:
+               max_bytes: int, collect=None, program: tuple[str, ...] = VERIFY_WORKER) -> Outcome:
     """`collect(outputs)` runs once the message is in and before the worker may exit (a GPU
     worker waits for its stdin to close, keeping its exported outputs alive); its result is
-    Outcome.collected."""
+    Outcome.collected. `program`: the Python arguments that start the worker (the tuner's
+    ranking worker is another); it is called with the job folder and the message pipe's fd."""
     start = time.perf_counter()
     token = secrets.token_hex(16)
     env = env | {JOB_TAG: token}  # inherited by every descendant, found again in /proc
     read_fd, write_fd = os.pipe()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "warpsmith.verify.worker", str(job_dir), str(write_fd)],
+        [sys.executable, *program, str(job_dir), str(write_fd)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         env=env, start_new_session=True, cwd=scratch, pass_fds=(write_fd,))
     os.close(write_fd)
