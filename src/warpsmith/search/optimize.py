@@ -110,16 +110,20 @@ def _work(ctx: RunContext, strategy: str, out: str | None) -> OptimizeResult:
     status = "interrupted"
     try:
         get_strategy(strategy).run(ctx)
-        if ctx.settings.tune and strategy != TUNE:
+        if ctx.settings.tune and strategy != TUNE and _timed(ctx.best):
             from .tuner import tune_best
 
-            tune_best(ctx)
+            tune_best(ctx)  # the final step: only a timed kernel can be tuned
         status = "found" if ctx.best else "not_found"
     finally:  # Ctrl-C included: what was verified so far is kept and written
         path = _write_best(ctx, out)
         ctx.store.set_status(ctx.run_id, status, ctx.best, str(path) if path else None)
     return OptimizeResult(ctx.run_id, status, ctx.best, path, ctx.spend.as_dict(), ctx.stopped,
                           len(ctx.store.attempts(ctx.run_id)), ctx.note)
+
+
+def _timed(best: Attempt | None) -> bool:
+    return best is not None and best.passed and best.verdict.timing_measured
 
 
 def _with_start(settings: Settings, strategy: str) -> Settings:
