@@ -122,8 +122,10 @@ def test_ctrl_c_leaves_an_interrupted_run_that_resumes_without_paying_twice(serv
     server.script(slow)
     args = [sys.executable, "-m", "warpsmith.cli.main", "optimize", "level1/relu", "--model",
             model(server), "--samples", "1", "--device", "cpu"]
+    # SIG_DFL: a test run started in the background inherits SIGINT ignored
     proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, cwd=tmp_path)
+                            text=True, cwd=tmp_path,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     while not server.requests:  # the call is out
         time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
