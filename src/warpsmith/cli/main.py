@@ -33,6 +33,8 @@ def cli(verbose: bool) -> None:
       warpsmith verify TASK CANDIDATE      prove a kernel correct (and time it on a GPU)
       warpsmith optimize TASK --model SPEC ask a model for kernels, verify, keep the best
       warpsmith runs list                  past optimize runs, what they found and cost
+      warpsmith bench SUITE --generator G  a whole suite; then warpsmith report BENCH_ID
+      warpsmith serve reward|mcp           a reward service for RL, an MCP server for agents
     """
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
