@@ -65,3 +65,13 @@ def test_verify_failure_exits_1(tmp_path):
     bad = ROOT / "tests" / "kernels" / "bad" / "incorrect_partial_write.py"
     res = run("verify", "level1/relu", str(bad), "--device", "cpu", env_db=tmp_path / "s.db")
     assert res.returncode == 1 and "incorrect" in res.stdout
+
+
+def test_runs_show_reads_an_evolve_childs_idea_and_gains():
+    from warpsmith.cli.runs import _reason
+    from warpsmith.store.runs import Attempt
+
+    child = Attempt("r", 0, 0, 0, "passed", [], idea="fuse the two passes",
+                    predicted_gain=1.3, measured_gain=1.12)
+    assert _reason(child) == "fuse the two passes (predicted 1.30x, measured 1.12x)"
+    assert _reason(Attempt("r", 0, 0, 0, "llm_error", [], error="timeout")) == "timeout"

@@ -73,10 +73,20 @@ def show_command(run_id, db, as_json) -> int:
         v = a.verdict
         table.add_row(str(a.id), str(a.parent_id or "-"), str(a.chain), str(a.depth), a.status,
                       f"{v.speedup_vs_eager:.2f}" if v and v.speedup_vs_eager else "-",
-                      str(_tokens(a)), _usd(a.cost_usd),
-                      (v.reasons[0] if v and v.reasons else a.error or "")[:70])
+                      str(_tokens(a)), _usd(a.cost_usd), _reason(a))
     out.print(table)
     return 0
+
+
+def _reason(a: Attempt) -> str:
+    """An evolve child's idea with its predicted and measured gain, else the verdict's first
+    reason or the call's error."""
+    if a.idea:
+        gains = [f"{name} {g:.2f}x" for name, g in (("predicted", a.predicted_gain),
+                                                    ("measured", a.measured_gain)) if g]
+        return f"{a.idea[:50]}" + (f" ({', '.join(gains)})" if gains else "")
+    v = a.verdict
+    return (v.reasons[0] if v and v.reasons else a.error or "")[:70]
 
 
 def _tokens(a: Attempt) -> int:

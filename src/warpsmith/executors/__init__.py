@@ -14,6 +14,7 @@ Every executor returns the same verdict `warpsmith.verify` would; none loosens a
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -82,6 +83,8 @@ def check_spec(spec: str | None) -> str:
     if spec not in ("inline", "local", "ray") and not (spec.startswith("ray://") and
                                                        len(spec) > len("ray://")):
         raise UsageError(f"unknown executor {spec!r} (valid forms: {', '.join(FORMS)})")
+    if spec.startswith("ray") and importlib.util.find_spec("ray") is None:
+        raise UsageError("the ray executor needs Ray: pip install 'warpsmith[ray]'")
     return spec
 
 
