@@ -70,6 +70,7 @@ def test_budget_share_and_bench_totals():
     assert exhausted(Budget(usd=1.0), items) == "usd"
     assert exhausted(Budget(calls=4, wall_s=30), items) is None
     assert exhausted(Budget(wall_s=20), items) == "wall"
+    assert exhausted(Budget(wall_s=20), items, slots=2) is None  # two items ran at once
 
 
 def test_a_folder_spec_is_stored_absolute(tmp_path, monkeypatch):

@@ -159,7 +159,7 @@ class _Run:
         running, stopped, failure = 0, None, None
         while True:
             while todo and running < self.slots and stopped is None and failure is None:
-                stopped = exhausted(self.budget, list(self.items.values()))
+                stopped = exhausted(self.budget, list(self.items.values()), self.slots)
                 if stopped is None:
                     self._start(*todo.pop(0), finished)
                     running += 1
@@ -250,13 +250,14 @@ def share(budget: Budget, items: int) -> Budget:
                   gpu_s=None if budget.gpu_s is None else budget.gpu_s / n)
 
 
-def exhausted(budget: Budget, items: list[Item]) -> str | None:
+def exhausted(budget: Budget, items: list[Item], slots: int = 1) -> str | None:
     """Which of the bench's limits its committed items have reached. Wall time is the sum of
-    the items' durations, so time between sessions is not counted."""
+    the items' durations over the items that run at once (`slots`, the executor's workers), so
+    time between sessions is not counted."""
     used = {"calls": sum(i.spend.get("calls", 0) for i in items),
             "tokens": sum(i.spend.get("tokens", 0) for i in items),
             "usd": sum(i.cost_usd or 0.0 for i in items),
-            "wall": sum(i.seconds for i in items),
+            "wall": sum(i.seconds for i in items) / max(1, slots),
             "gpu": sum(i.spend.get("gpu_s", 0.0) for i in items)}
     limits = {"calls": budget.calls, "tokens": budget.tokens, "usd": budget.usd,
               "wall": budget.wall_s, "gpu": budget.gpu_s}
