@@ -18,7 +18,6 @@ import os
 import queue
 import secrets
 import select
-import signal
 import subprocess
 import sys
 import time
@@ -27,7 +26,7 @@ from pathlib import Path
 from ..config import profile as get_profile
 from ..errors import UsageError
 from ..types import Task, Verdict
-from ..verify.sandbox import signal_name
+from ..verify.sandbox import kill_tagged, signal_name
 from .jobs import crashed, make_job, run_job, verdict_of
 
 log = logging.getLogger(__name__)
@@ -192,31 +191,6 @@ class _Worker:
         with contextlib.suppress(OSError):
             os.close(self._answers)
         kill_tagged(WORKER_TAG, self.tag)
-
-
-def kill_tagged(name: str, value: str) -> None:
-    """Kill every process whose environment has name=value: the verifier's candidate process
-    runs in its own session, so it outlives a killed worker unless found this way."""
-    tag = f"{name}={value}".encode()
-    for pid in all_pids():
-        if pid != os.getpid() and tag in environ_of(pid):
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
-
-
-def all_pids() -> list[int]:
-    try:
-        return [int(p) for p in os.listdir("/proc") if p.isdigit()]
-    except OSError:  # no /proc: nothing to find
-        return []
-
-
-def environ_of(pid: int) -> list[bytes]:
-    try:
-        with open(f"/proc/{pid}/environ", "rb") as f:
-            return f.read().split(b"\0")
-    except OSError:
-        return []
 
 
 def main() -> None:

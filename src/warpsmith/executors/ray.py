@@ -25,8 +25,9 @@ from pathlib import Path
 from ..config import profile as get_profile
 from ..errors import UsageError
 from ..types import Task, Verdict
+from ..verify.sandbox import environ_of, pids
 from .jobs import crashed, make_job, run_job, verdict_of
-from .local import WORKER_TAG, all_pids, answer_deadline, environ_of
+from .local import WORKER_TAG, answer_deadline
 
 log = logging.getLogger(__name__)
 
@@ -171,7 +172,7 @@ def _key(task: Task, job: dict, described: dict) -> str:
 def kill_orphans() -> None:
     """Kill what dead actors on this node left running (their tag names a pid now gone)."""
     prefix = f"{WORKER_TAG}=ray-".encode()
-    for pid in all_pids():
+    for pid in pids():
         tags = [e for e in environ_of(pid) if e.startswith(prefix)]
         owner = int(tags[0][len(prefix):]) if tags and tags[0][len(prefix):].isdigit() else None
         if owner is not None and owner != pid and not os.path.exists(f"/proc/{owner}"):

@@ -152,13 +152,19 @@ def _kill_group(proc: subprocess.Popen) -> None:
     proc.wait()
 
 
-def _kill_tagged(token: str, passes: int = 3) -> None:
+def _kill_tagged(token: str) -> None:
     """Kill every process whose environment carries this job's tag. A daemon that escaped
     the process group could otherwise outlive the verdict and rewrite the store. (One that
     execs with an empty environment escapes this too; an OS sandbox is the real remedy.)"""
-    tag = f"{JOB_TAG}={token}".encode()
+    kill_tagged(JOB_TAG, token)
+
+
+def kill_tagged(name: str, value: str, passes: int = 3) -> None:
+    """Kill every other process whose environment has name=value (also used by the local
+    executor for a dead worker's candidate process, which runs in a session of its own)."""
+    tag = f"{name}={value}".encode()
     for _ in range(passes):
-        found = [pid for pid in _pids() if tag in _environ(pid)]
+        found = [pid for pid in pids() if pid != os.getpid() and tag in environ_of(pid)]
         if not found:
             return
         for pid in found:
@@ -167,14 +173,14 @@ def _kill_tagged(token: str, passes: int = 3) -> None:
         time.sleep(0.05)
 
 
-def _pids() -> list[int]:
+def pids() -> list[int]:
     try:
         return [int(p) for p in os.listdir("/proc") if p.isdigit()]
     except OSError:  # no /proc (not Linux): nothing to scan
         return []
 
 
-def _environ(pid: int) -> list[bytes]:
+def environ_of(pid: int) -> list[bytes]:
     try:
         with open(f"/proc/{pid}/environ", "rb") as f:
             return f.read().split(b"\0")
