@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 import torch  # noqa: E402
 
-from warpsmith.bench import BenchSettings, BenchStore, bench  # noqa: E402
+from warpsmith.bench import BenchSettings, BenchStore, Options, bench  # noqa: E402
 from warpsmith.executors.local import LocalExecutor  # noqa: E402
 from warpsmith.tasks.suite import suite_root, task_files  # noqa: E402
 
@@ -54,6 +54,11 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--device", choices=["cuda", "cpu"], default="cuda")
     p.add_argument("--profile", default="quick")
     p.add_argument("--ray", action="store_true", help="also a local Ray instance, every GPU")
+    p.add_argument("--depth", type=int, default=0,
+                   help="library: knob-tuner rounds (0: the library's first rendering only)")
+    p.add_argument("--tune", action="store_true",
+                   help="run the generic tuner on each best kernel (off: one verification a task,"
+                        " so the runs compare executors, not search depth)")
     return p.parse_args()
 
 
@@ -106,7 +111,8 @@ def run(name: str, make, suite: Path, args, work: Path) -> dict:
         start = time.perf_counter()
         result = bench(suite, args.generator, BenchSettings(device=args.device,
                                                             profile=args.profile),
-                       db=folder / "store.sqlite", executor=executor)
+                       Options(depth=args.depth, tune=args.tune), db=folder / "store.sqlite",
+                       executor=executor, on_progress=lambda p: progress(name, p))
         wall = time.perf_counter() - start
     finally:
         executor.close()
@@ -122,6 +128,12 @@ def run(name: str, make, suite: Path, args, work: Path) -> dict:
                          if i.verdict is not None and i.passed}}
 
 
+def progress(name: str, p) -> None:
+    if p.last is not None:
+        print(f"  {name}: {p.done}/{p.total} {p.last.task} {p.last.status} "
+              f"({p.elapsed_s:.0f} s)", file=sys.stderr, flush=True)
+
+
 def summary(args, suite: Path, runs: list[dict]) -> dict:
     first = runs[0]["verdicts"]
     disagree = sorted({task for r in runs[1:] for task in set(first) | set(r["verdicts"])
@@ -133,7 +145,7 @@ def summary(args, suite: Path, runs: list[dict]) -> dict:
             "gpu": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None,
             "host": platform.node(), "torch": torch.__version__, "suite": args.suite,
             "tasks": len(task_files(suite)), "generator": args.generator,
-            "profile": args.profile, "runs": runs, "statuses_agree": not disagree,
+            "profile": args.profile, "depth": args.depth, "tune": args.tune, "runs": runs, "statuses_agree": not disagree,
             "disagreements": {t: [r["verdicts"].get(t) for r in runs] for t in disagree}}
 
 

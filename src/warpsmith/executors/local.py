@@ -196,9 +196,12 @@ class _Worker:
 def main() -> None:
     """The worker: one job a line on stdin, one answer a line on the pipe, until EOF."""
     answers = os.fdopen(int(sys.argv[1]), "w")
-    for line in sys.stdin:
-        answers.write(json.dumps(run_job(json.loads(line))) + "\n")
-        answers.flush()
+    try:
+        for line in sys.stdin:
+            answers.write(json.dumps(run_job(json.loads(line))) + "\n")
+            answers.flush()
+    except BrokenPipeError:  # the executor is gone (closed or killed): nobody reads the answer;
+        os._exit(1)  # not sys.exit: its flush of the dead pipe would print a second traceback
 
 
 if __name__ == "__main__":
