@@ -66,6 +66,15 @@ def worker_environment(device: str) -> dict[str, str]:
     return env
 
 
+def prestart(device: str) -> str:
+    """When a spare candidate process is started ahead of its job (verify/prestart.py):
+    $WARPSMITH_PRESTART = off, after or ahead. Default: ahead on a GPU (half the wall time of
+    a verification, with speedups unchanged: docs/benchmarks/verifier.md); off on the CPU,
+    where a spare's start-up competes for the few cores with the candidate that is running."""
+    default = "ahead" if device == "cuda" else "off"
+    return os.environ.get("WARPSMITH_PRESTART", default).strip().lower() or default
+
+
 # LLM providers. Keys come from the variables each vendor's own tools read, so a user who has
 # used the SDK before needs to set nothing new.
 

@@ -14,6 +14,7 @@ from ..executors import check_spec
 from ..search import STRATEGIES, Settings, optimize, parse_budget, resume
 from ..search.context import better
 from ..search.registry import LIBRARY, MODEL_FREE, TUNE
+from ..search.scheduler import describe as describe_lanes
 from ..store import verdict_to_dict
 from ..store.runs import Attempt
 
@@ -171,7 +172,8 @@ def _report(result, as_json: bool) -> None:
             "best_candidate": str(result.best_path) if result.best_path else None,
             "verdict": verdict_to_dict(best.verdict) if best else None,
             "spend": result.spend, "stopped_by": result.stopped_by,
-            "attempts": result.attempts, "note": result.note or None}))
+            "attempts": result.attempts, "note": result.note or None,
+            "lanes": result.lanes}))
         return
     stop = f"; budget reached ({result.stopped_by})" if result.stopped_by else ""
     sp = result.spend
@@ -181,6 +183,8 @@ def _report(result, as_json: bool) -> None:
               f"{sp['wall_s']:.0f} s", highlight=False)
     if result.note:
         err.print(result.note, highlight=False)
+    if result.lanes and (lanes := describe_lanes(result.lanes)):
+        err.print(lanes, highlight=False)
     if result.best_path:
         click.echo(f"best verified candidate: {result.best_path} ({_speed(best.verdict)})")
     else:

@@ -21,6 +21,7 @@ from ..prompts import Prompt, extract
 from ..store.runs import Attempt, RunStore
 from ..types import Task, Verdict
 from .budget import Budget, Spend
+from .scheduler import Scheduler
 
 
 @dataclass(frozen=True)
@@ -54,8 +55,8 @@ class RunContext:
         self.interrupted = False
         self.note = ""  # why a strategy made no attempt, when it says
         # As many verifications at once as the executor has GPUs (or workers): one timed
-        # measurement per GPU, the executor's workers keep them apart.
-        self._verify_slots = threading.BoundedSemaphore(max(1, slots))
+        # measurement per GPU, the executor's workers keep them apart (scheduler.py).
+        self.lanes = Scheduler(gpu_slots=slots)
         self._lock = threading.Lock()
 
     def attempt(self, prompt: Prompt, chain: int = 0, depth: int = 0, sample: int = 0,
@@ -69,7 +70,8 @@ class RunContext:
         request = prompt.request(temperature=self.settings.temperature,
                                  max_tokens=self.settings.max_tokens,
                                  sample=self.settings.stream * 100_000 + sample)
-        response = self.provider.complete(request)
+        with self.lanes.llm.hold():
+            response = self.provider.complete(request)
         if self.interrupted:  # Ctrl-C while the call was out: the response cache keeps it
             return None
         attempt = self._from_response(prompt, response, chain, depth, sample, parent)
@@ -129,15 +131,16 @@ class RunContext:
         attempt.status = attempt.verdict.status
         return attempt
 
-    def gpu_slot(self) -> threading.BoundedSemaphore:
-        """Held by every verification, and by anything else that runs a candidate on a GPU
-        (the judge's profiler): never two of them on one GPU at once."""
-        return self._verify_slots
+    def gpu_slot(self):
+        """Held by what runs a candidate on a GPU outside the executor (the judge's profiler,
+        the tuner's ranking): every GPU slot, since it runs on this process's default GPU,
+        where an executor's worker may be timing (scheduler.py)."""
+        return self.lanes.gpu.exclusive()
 
     def _verify(self, source: str, chain: int, depth: int, sample: int) -> Verdict:
         path = self.workdir / f"c{chain}-d{depth}-s{sample}.py"
         path.write_text(source)
-        with self._verify_slots:
+        with self.lanes.gpu.hold():
             return self.verify_fn(self.task, path)
 
     def _no_code_verdict(self, problem: str) -> Verdict:

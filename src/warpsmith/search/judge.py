@@ -88,9 +88,10 @@ def judge(ctx: RunContext, attempt: Attempt, chain: int, depth: int) -> Advice |
     s = ctx.settings
     prompt = judge_prompt(ctx.task, _shown(attempt), attempt.verdict, metrics.as_dict(),
                           s.language, s.gpu, attempt=depth)
-    response = ctx.provider.complete(prompt.request(
-        temperature=s.temperature, max_tokens=s.max_tokens,
-        sample=s.stream * 100_000 + sample))
+    with ctx.lanes.llm.hold():
+        response = ctx.provider.complete(prompt.request(
+            temperature=s.temperature, max_tokens=s.max_tokens,
+            sample=s.stream * 100_000 + sample))
     if ctx.interrupted:
         return None
     record = Attempt(ctx.run_id, chain, depth, sample, JUDGE,
@@ -109,9 +110,8 @@ def _metrics(ctx: RunContext, attempt: Attempt):
     # process) imports this package first, and runpy warns if that already loaded it.
     from .hwmetrics import collect
 
-    # ncu runs the candidate on a GPU, so it waits for a verification slot as a verification
-    # does: it must never overlap another chain's timed measurement. (With several GPUs ncu
-    # uses the first visible one.)
+    # ncu runs the candidate on this process's default GPU, outside the executor: it takes
+    # every verification slot, so it never overlaps a timed measurement (scheduler.py).
     with ctx.gpu_slot():
         started = time.monotonic()
         metrics = collect(ctx.task, attempt.source or "", attempt.verdict, ctx.settings.gpu)

@@ -36,6 +36,7 @@ class OptimizeResult:
     stopped_by: str | None  # the budget limit that ended the run, if one did
     attempts: int
     note: str = ""  # why nothing was attempted, when a strategy says
+    lanes: dict | None = None  # scheduler.Scheduler.summary(): busy and waiting seconds
 
 
 DEFAULT_SETTINGS, UNLIMITED = Settings(), Budget()
@@ -119,7 +120,7 @@ def _work(ctx: RunContext, strategy: str, out: str | None) -> OptimizeResult:
         path = _write_best(ctx, out)
         ctx.store.set_status(ctx.run_id, status, ctx.best, str(path) if path else None)
     return OptimizeResult(ctx.run_id, status, ctx.best, path, ctx.spend.as_dict(), ctx.stopped,
-                          len(ctx.store.attempts(ctx.run_id)), ctx.note)
+                          len(ctx.store.attempts(ctx.run_id)), ctx.note, ctx.lanes.summary())
 
 
 def _timed(best: Attempt | None) -> bool:

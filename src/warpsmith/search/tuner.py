@@ -454,7 +454,8 @@ def tune(ctx: RunContext, start: Attempt, settings: RankSettings = RankSettings(
     if not _timed_here(ctx):
         return TuneResult(None, f"not tuned ({what}): ranking skipped, nothing is timed on "
                                 "the CPU", **counts)
-    ranking = rank(ctx.task, variants, settings)
+    with ctx.gpu_slot():  # the ranking runs here, outside the executor: every GPU slot
+        ranking = rank(ctx.task, variants, settings)
     ctx.spend.add(gpu_s=ranking.wall_s, call=False)
     if ranking.error:
         return TuneResult(None, f"not tuned ({what}): the ranking failed: "

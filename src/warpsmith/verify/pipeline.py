@@ -27,7 +27,7 @@ from ..tasks.counting import count_cost
 from ..tasks.gpus import roofline_floor
 from ..tasks.suite import resolve_task
 from ..types import CaseResult, Task, Verdict
-from . import gpukernels, ipc, static
+from . import gpukernels, ipc, prestart, static
 from .correctness import compare
 from .feedback import feedback_text
 from .gates import apply_gates
@@ -125,12 +125,18 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
     shm = Path("/dev/shm")  # keep the job off the disk; the worker deletes it once read
     job_dir = Path(tempfile.mkdtemp(prefix="warpsmith-job-", dir=shm if shm.is_dir() else None))
     scratch = Path(tempfile.mkdtemp(prefix="warpsmith-cwd-"))  # the candidate's empty cwd
+    env, when = worker_environment(device), prestart.policy(device)
+    spare = prestart.SPARES.take(device, env) if when != "off" else None
     try:
         write_job(job_dir, task, candidate, device, prof, prepared)
-        outcome = run_worker(job_dir, scratch, prof.timeout_s, worker_environment(device),
-                             max_bytes=_message_limit(prepared),
+        if when == "ahead":
+            prestart.SPARES.refill(device, env)
+        outcome = run_worker(job_dir, scratch, prof.timeout_s, env,
+                             max_bytes=_message_limit(prepared), started=spare,
                              collect=lambda data: _timed(stages, "collect", read_outputs,
                                                          data, prepared, device))
+        if when == "after":
+            prestart.SPARES.refill(device, env)
         stages |= {"candidate_process": outcome.seconds}
         stages |= (outcome.report or {}).get("stage_seconds", {})
         base = replace(base, stage_seconds=stages, log_tail=outcome.log_tail[-2000:])
@@ -149,6 +155,8 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
     finally:
         shutil.rmtree(job_dir, ignore_errors=True)
         shutil.rmtree(scratch, ignore_errors=True)
+        if spare is not None:
+            shutil.rmtree(spare.scratch, ignore_errors=True)
 
 
 def _message_limit(prepared: Prepared) -> int:

@@ -38,51 +38,99 @@ class Outcome:
 
 
 VERIFY_WORKER = ("-m", "warpsmith.verify.worker")
+WAIT = "wait"  # the job-folder argument of a worker started before its job (start_waiting)
 
 
 def run_worker(job_dir: Path, scratch: Path, timeout_s: float, env: dict[str, str],
-               max_bytes: int, collect=None, program: tuple[str, ...] = VERIFY_WORKER) -> Outcome:
+               max_bytes: int, collect=None, program: tuple[str, ...] = VERIFY_WORKER,
+               started: Started | None = None) -> Outcome:
     """`collect(outputs)` runs once the message is in and before the worker may exit (a GPU
     worker waits for its stdin to close, keeping its exported outputs alive); its result is
     Outcome.collected. `program`: the Python arguments that start the worker (the tuner's
-    ranking worker is another); it is called with the job folder and the message pipe's fd."""
-    start = time.perf_counter()
-    token = secrets.token_hex(16)
-    env = env | {JOB_TAG: token}  # inherited by every descendant, found again in /proc
-    read_fd, write_fd = os.pipe()
-    proc = subprocess.Popen(
-        [sys.executable, *program, str(job_dir), str(write_fd)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        env=env, start_new_session=True, cwd=scratch, pass_fds=(write_fd,))
-    os.close(write_fd)
-    tail, message = _Tail(proc.stdout), _Message(os.fdopen(read_fd, "rb"), max_bytes)
-    deadline = start + timeout_s
-    while message.thread.is_alive() and proc.poll() is None and time.perf_counter() < deadline:
-        message.thread.join(timeout=0.05)  # the message ends when the worker closes its end
-    if message.thread.is_alive() and proc.poll() is not None:  # gone, but a descendant
-        _kill_group(proc)  # still holds the pipe open
-        _kill_tagged(token)
-        message.thread.join(timeout=30)
-    timed_out = message.thread.is_alive()
-    report, outputs, malformed = parse_message(message.data(), message.overflowed)
-    collected = None
-    if not timed_out and report is not None and collect is not None:
-        collected = collect(outputs)
-    with contextlib.suppress(OSError):
-        proc.stdin.close()  # lets a waiting GPU worker exit
-    if not timed_out:
+    ranking worker is another); it is called with the job folder and the message pipe's fd.
+    `started`: a worker already running and waiting for its job (start_waiting); it gets this
+    job (and runs in its own scratch folder) and the deadline counts from now. If it is gone,
+    a fresh worker is started instead."""
+    if started is None or not started.send(job_dir, max_bytes):
+        started = Started(program, [str(job_dir)], scratch, env, max_bytes)
+    return started.finish(timeout_s, collect)
+
+
+def start_waiting(scratch: Path, env: dict[str, str], device: str,
+                  program: tuple[str, ...] = VERIFY_WORKER) -> Started:
+    """A worker started before its job: it pays its start-up (Python, imports, the CUDA
+    context, the first profiler session) now, then waits on stdin for the job folder."""
+    return Started(program, [f"{WAIT}:{device}"], scratch, env, max_bytes=0)
+
+
+class Started:
+    """One worker process, from its start to its outcome."""
+
+    def __init__(self, program: tuple[str, ...], args: list[str], scratch: Path,
+                 env: dict[str, str], max_bytes: int):
+        self.start, self.scratch = time.perf_counter(), scratch
+        self.token = secrets.token_hex(16)
+        env = env | {JOB_TAG: self.token}  # inherited by every descendant, found in /proc
+        read_fd, write_fd = os.pipe()
+        self.proc = subprocess.Popen(
+            [sys.executable, *program, *args, str(write_fd)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            env=env, start_new_session=True, cwd=scratch, pass_fds=(write_fd,))
+        os.close(write_fd)
+        self.tail = _Tail(self.proc.stdout)
+        self.message = _Message(os.fdopen(read_fd, "rb"), max_bytes)
+
+    def send(self, job_dir: Path, max_bytes: int) -> bool:
+        """Hand a waiting worker its job; False (and the worker stopped) if it is gone."""
+        if self.proc.poll() is not None or not self.message.thread.is_alive():
+            self.stop()
+            return False
+        self.message.max_bytes = max_bytes  # set before the job goes: nothing came yet
         try:
-            proc.wait(timeout=max(1.0, deadline - time.perf_counter()))
-        except subprocess.TimeoutExpired:
-            timed_out = True
-    _kill_group(proc)
-    _kill_tagged(token)  # descendants that left the process group (setsid daemons)
-    tail.thread.join(timeout=5)
-    return Outcome(
-        returncode=None if timed_out else proc.returncode,
-        timed_out=timed_out, report=report, outputs=outputs, malformed=malformed,
-        log_tail=tail.text(), seconds=time.perf_counter() - start, collected=collected,
-    )
+            self.proc.stdin.write(f"{job_dir}\n".encode())
+            self.proc.stdin.flush()
+        except OSError:
+            self.stop()
+            return False
+        self.start = time.perf_counter()
+        return True
+
+    def finish(self, timeout_s: float, collect=None) -> Outcome:
+        proc, message = self.proc, self.message
+        deadline = self.start + timeout_s
+        while message.thread.is_alive() and proc.poll() is None and \
+                time.perf_counter() < deadline:
+            message.thread.join(timeout=0.05)  # the message ends when the worker closes it
+        if message.thread.is_alive() and proc.poll() is not None:  # gone, but a descendant
+            _kill_group(proc)  # still holds the pipe open
+            _kill_tagged(self.token)
+            message.thread.join(timeout=30)
+        timed_out = message.thread.is_alive()
+        report, outputs, malformed = parse_message(message.data(), message.overflowed)
+        collected = None
+        if not timed_out and report is not None and collect is not None:
+            collected = collect(outputs)
+        with contextlib.suppress(OSError):
+            proc.stdin.close()  # lets a waiting GPU worker exit
+        if not timed_out:
+            try:
+                proc.wait(timeout=max(1.0, deadline - time.perf_counter()))
+            except subprocess.TimeoutExpired:
+                timed_out = True
+        self.stop()
+        return Outcome(
+            returncode=None if timed_out else proc.returncode,
+            timed_out=timed_out, report=report, outputs=outputs, malformed=malformed,
+            log_tail=self.tail.text(), seconds=time.perf_counter() - self.start,
+            collected=collected)
+
+    def stop(self) -> None:
+        """Kill it and everything it started (descendants that left its process group too)."""
+        with contextlib.suppress(OSError):
+            self.proc.stdin.close()
+        _kill_group(self.proc)
+        _kill_tagged(self.token)
+        self.tail.thread.join(timeout=5)
 
 
 class _Message:

@@ -48,6 +48,8 @@ def main(job_dir: str, fd: int) -> None:
               "stage_seconds": {}}
     outputs: list = []
     job: dict = {}
+    if job_dir.startswith("wait:"):  # started ahead of its job (sandbox.start_waiting)
+        job_dir = _warm_then_wait(job_dir.split(":", 1)[1])
     try:
         job = _read_job(Path(job_dir))
         run(job, report, outputs)
@@ -61,6 +63,26 @@ def main(job_dir: str, fd: int) -> None:
     if gpu:  # keep the exported outputs alive until the trusted process has copied them
         os.read(0, 1)
     os._exit(0)
+
+
+def _warm_then_wait(device: str) -> str:
+    """Pay what every candidate pays before its first line runs (triton's import, the CUDA
+    context, the first profiler session: seconds each) while nothing is timed, then block
+    until the trusted side sends the job folder. No kernel is launched here."""
+    import triton.language  # noqa: F401
+
+    if device == "cuda":
+        torch.cuda.init()
+        torch.empty(1, device="cuda")  # the context (an allocation, no kernel)
+        with GpuKernels():
+            pass
+    line = b""
+    while not line.endswith(b"\n"):
+        chunk = os.read(0, 4096)
+        if not chunk:  # the trusted side went away before sending a job
+            os._exit(0)
+        line += chunk
+    return line.decode().strip()
 
 
 def _read_job(job_path: Path) -> dict:
