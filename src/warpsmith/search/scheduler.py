@@ -89,7 +89,12 @@ def describe(summary: dict) -> str:
     gpu, llm = summary["gpu"], summary["llm"]
     if not gpu["uses"] and not llm["uses"]:
         return ""
+    calls = (f"{_count(llm['uses'], 'model call')}, at most {llm['peak']} at once, "
+             f"{llm['wait_s']:.0f} s waiting for a slot") if llm["uses"] else "no model calls"
     return (f"verification slots busy {gpu['busy_fraction']:.0%} of the run "
-            f"({gpu['slots']} slot{'s' * (gpu['slots'] > 1)}, {gpu['uses']} uses, "
-            f"{gpu['wait_s']:.0f} s waiting for one); {llm['uses']} model calls, "
-            f"at most {llm['peak']} at once, {llm['wait_s']:.0f} s waiting for a slot")
+            f"({_count(gpu['slots'], 'slot')}, {_count(gpu['uses'], 'verification')}, "
+            f"{gpu['wait_s']:.0f} s waiting for a slot); {calls}")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' * (n != 1)}"

@@ -16,6 +16,7 @@ A spare takes one job and exits, like a fresh worker; it runs under the same san
 from __future__ import annotations
 
 import atexit
+import logging
 import shutil
 import tempfile
 import threading
@@ -26,6 +27,7 @@ from ..errors import UsageError
 from .sandbox import Started, start_waiting
 
 POLICIES = ("off", "after", "ahead")
+log = logging.getLogger(__name__)
 
 
 class Spares:
@@ -42,6 +44,9 @@ class Spares:
         key, started = found
         if key == _key(device, env):
             return started
+        changed = sorted(set(key[1]) ^ set(_key(device, env)[1]))
+        log.info("spare discarded: device or environment changed (%s)",
+                 ", ".join(dict.fromkeys(name for name, _ in changed)) or key[0])
         discard(started)
         return None
 
