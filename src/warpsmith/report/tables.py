@@ -73,6 +73,7 @@ def _times(v) -> dict:
     compiled = [us for name, us in times.items() if name.startswith("compile")]
     return {"time_us": times.get("candidate"), "eager_us": times.get("eager"),
             "compile_us": min(compiled) if compiled else None,
+            "compile_max_autotune_us": times.get("compile:max-autotune-no-cudagraphs"),
             "floor_us": v.floor_us if v else None}
 
 
