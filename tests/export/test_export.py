@@ -60,7 +60,7 @@ def test_sft_holds_exactly_the_verified_attempt_and_its_reasoning(run):
 
 def test_rl_trajectory_has_both_turns_and_rewards_the_fix(run):
     [traj] = rows(run, "rl")
-    assert traj["schema"] == "warpsmith.rl/1"
+    assert traj["schema"] == "warpsmith.rl/2"
     broken, fixed = traj["turns"]
     assert [broken["status"], fixed["status"]] == ["incorrect", "passed"]
     assert fixed["parent_id"] == broken["attempt_id"] and broken["index"] == 0

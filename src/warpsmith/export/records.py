@@ -8,22 +8,22 @@ alone becomes an sft record, a positive reward, or the chosen side of a pair.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from ..errors import WarpsmithError
+from ..serve.shaping import RewardConfig, shape_reward
 from ..store.runs import Attempt, RunRecord
 from ..tasks.suite import resolve_task
 from ..types import Verdict
 
-SFT, RL, PAIRS = "warpsmith.sft/1", "warpsmith.rl/1", "warpsmith.pairs/1"
+SFT, RL, PAIRS = "warpsmith.sft/1", "warpsmith.rl/2", "warpsmith.pairs/1"
 
-# Reward shaping (rl): 0 for every attempt that is not verified; a verified one earns
-# PASS_REWARD, plus ln(speedup vs eager) clipped to [LOG_SPEEDUP_MIN, LOG_SPEEDUP_MAX] when it
-# was timed. The clip keeps a verified kernel above every failed one (1 - 0.5 > 0).
-PASS_REWARD = 1.0
-LOG_SPEEDUP_MIN, LOG_SPEEDUP_MAX = -0.5, 2.0
+# Reward shaping (rl): the reward service's function with its defaults (serve/shaping.py), so
+# a trajectory exported here scores a turn as the service scores the same verdict. An attempt
+# that is not verified earns 0 (the defaults give every failure 0 too).
+REWARD = RewardConfig()
+PASS_REWARD = REWARD.correct  # a verified turn that was not timed (CPU)
 
 # Pairs: a verified kernel beats a slower verified one only by this speedup ratio or more,
 # so timing noise does not make preferences.
@@ -60,10 +60,7 @@ def verified(a: Attempt) -> bool:
 def reward(a: Attempt) -> float:
     if not verified(a):
         return 0.0
-    speedup = a.verdict.speedup_vs_eager if a.verdict.timing_measured else None
-    if not speedup or speedup <= 0:
-        return PASS_REWARD
-    return PASS_REWARD + min(max(math.log(speedup), LOG_SPEEDUP_MIN), LOG_SPEEDUP_MAX)
+    return shape_reward(a.verdict, REWARD).reward or 0.0
 
 
 def verdict_summary(v: Verdict | None) -> dict | None:
