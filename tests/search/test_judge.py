@@ -63,6 +63,7 @@ def test_judge_reads_verdict_and_metrics_and_the_coder_gets_its_change(server, d
     assert metrics_source(verdict) == "roofline"
     assert metrics_used(verdict) == "roofline (fallback: no GPU)"
     assert result.spend["calls"] == 3 and result.spend["tokens"] == 3 * 1500
+    assert result.attempts == 2  # two candidates; the judge's advice is a call, not a candidate
 
 
 def test_budget_counts_the_judges_calls(server, db):

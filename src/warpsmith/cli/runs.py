@@ -12,6 +12,7 @@ from rich.table import Table
 
 from ..config import db_path
 from ..errors import UsageError
+from ..search.judge import JUDGE
 from ..store import verdict_to_dict
 from ..store.runs import Attempt, RunStore
 
@@ -65,7 +66,9 @@ def show_command(run_id, db, as_json) -> int:
     out.print(f"run {record.id}: {record.task} with {record.model} ({record.strategy}), "
               f"{record.status}; started {datetime.fromtimestamp(record.created):%Y-%m-%d %H:%M}",
               highlight=False)
-    out.print(f"{t['attempts']} attempts, {t['passed']} passed; tokens {t['tokens']} paid; "
+    judged = f" (and {t['judge_calls']} judge calls)" if t["judge_calls"] else ""
+    out.print(f"{t['attempts']} attempts{judged}, {t['passed']} passed; tokens {t['tokens']} "
+              "paid; "
               f"cost ${_cost(t)}; best: {record.best_path or 'none'}", highlight=False)
     table = Table("#", "parent", "chain", "round", "status", "speedup", "tokens", "cost $",
                   "reason")
@@ -95,7 +98,9 @@ def _tokens(a: Attempt) -> int:
 
 def _totals(attempts: list[Attempt]) -> dict:
     paid = [a for a in attempts if not a.llm_cached]
-    return {"attempts": len(attempts), "passed": sum(a.passed for a in attempts),
+    judged = sum(a.status == JUDGE for a in attempts)  # a judge's advice is no candidate
+    return {"attempts": len(attempts) - judged, "judge_calls": judged,
+            "passed": sum(a.passed for a in attempts),
             "tokens": sum(_tokens(a) for a in paid),
             "cost_usd": sum(a.cost_usd or 0.0 for a in paid),
             "unpriced_calls": sum(a.cost_usd is None for a in paid)}

@@ -22,6 +22,7 @@ from ..store.runs import Attempt, RunStore
 from ..tasks.suite import resolve_task
 from .budget import Budget
 from .context import RunContext, Settings
+from .judge import JUDGE
 from .registry import LIBRARY, MODEL_FREE, TUNE
 from .registry import strategy as get_strategy
 
@@ -120,7 +121,12 @@ def _work(ctx: RunContext, strategy: str, out: str | None) -> OptimizeResult:
         path = _write_best(ctx, out)
         ctx.store.set_status(ctx.run_id, status, ctx.best, str(path) if path else None)
     return OptimizeResult(ctx.run_id, status, ctx.best, path, ctx.spend.as_dict(), ctx.stopped,
-                          len(ctx.store.attempts(ctx.run_id)), ctx.note, ctx.lanes.summary())
+                          _candidates(ctx), ctx.note, ctx.lanes.summary())
+
+
+def _candidates(ctx: RunContext) -> int:
+    """Attempts that produced (or failed to produce) a candidate; a judge's advice is none."""
+    return sum(a.status != JUDGE for a in ctx.store.attempts(ctx.run_id))
 
 
 def _timed(best: Attempt | None) -> bool:
