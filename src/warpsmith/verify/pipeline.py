@@ -129,13 +129,14 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
     spare = prestart.SPARES.take(device, env) if when != "off" else None
     try:
         write_job(job_dir, task, candidate, device, prof, prepared)
-        if when == "ahead":
+        ahead = when == "ahead" and spare is not None  # a process that verifies again
+        if ahead:
             prestart.SPARES.refill(device, env)
         outcome = run_worker(job_dir, scratch, prof.timeout_s, env,
                              max_bytes=_message_limit(prepared), started=spare,
                              collect=lambda data: _timed(stages, "collect", read_outputs,
                                                          data, prepared, device))
-        if when == "after":
+        if when != "off" and not ahead:
             prestart.SPARES.refill(device, env)
         stages |= {"candidate_process": outcome.seconds}
         stages |= (outcome.report or {}).get("stage_seconds", {})

@@ -8,7 +8,9 @@ starts is the policy (config.prestart):
           the search's next LLM call and the next reference, never a candidate's timed calls
           in this process
   ahead   as soon as one is taken: its start-up also overlaps that candidate's correctness and
-          timing (CPU work and a CUDA context being made beside a timed measurement)
+          timing (CPU work and a CUDA context being made beside a timed measurement). A
+          process's first verification took none, so it starts one as `after` does: a single
+          `warpsmith verify` never has a spare starting beside its timed calls.
   off     every candidate starts its own process
 A spare takes one job and exits, like a fresh worker; it runs under the same sandbox.
 """
