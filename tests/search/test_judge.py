@@ -3,11 +3,13 @@ talking to a real HTTP server on loopback: the coder answers a broken kernel, th
 same model) names one change after reading the verdict and the roofline fallback's metrics,
 and the coder answers the fixed kernel. Plus reading the judge's change out of its answer."""
 
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
 
+from warpsmith.errors import UsageError
 from warpsmith.llm import ProviderSettings, RetryPolicy
 from warpsmith.prompts.judge import Judgment, coder_prompt, parse_judgment
 from warpsmith.search import Settings, optimize, parse_budget, resume
@@ -15,7 +17,7 @@ from warpsmith.search.judge import JUDGE, JUDGE_SAMPLE, metrics_source, metrics_
 from warpsmith.store.runs import RunStore
 from warpsmith.tasks.suite import resolve_task
 
-from ..llm.server import Reply
+from ..llm.server import LoopbackLLM, Reply
 from .conftest import model
 
 KERNELS = Path(__file__).parents[1] / "kernels"
@@ -64,6 +66,32 @@ def test_judge_reads_verdict_and_metrics_and_the_coder_gets_its_change(server, d
     assert metrics_used(verdict) == "roofline (fallback: no GPU)"
     assert result.spend["calls"] == 3 and result.spend["tokens"] == 3 * 1500
     assert result.attempts == 2  # two candidates; the judge's advice is a call, not a candidate
+
+
+def test_a_separate_judge_model_gets_only_the_judge_call_and_survives_a_resume(server, db):
+    judge_server = LoopbackLLM()
+    try:
+        server.script(coder(BROKEN), coder(FIXED))
+        judge_server.script(judged())
+        judge_model = f"openai-compatible:{judge_server.url}/v1#loopback-judge"
+        settings = dataclasses.replace(CPU, judge_model=judge_model)
+        first = optimize("level1/relu", model(server), "judge", settings,
+                         parse_budget("calls=2"), db=db, provider_settings=FAST)
+        assert len(server.requests) == 1 and len(judge_server.requests) == 1
+        assert judge_server.requests[0]["model"] == "loopback-judge"
+        assert "judge" in judge_server.requests[0]["messages"][0]["content"]
+        result = resume(first.run_id, db, FAST, budget=parse_budget("calls=5"))
+        assert result.status == "found" and len(judge_server.requests) == 1
+        assert len(server.requests) == 2 and CHANGE in user_text(server.requests[1])
+    finally:
+        judge_server.close()
+
+
+def test_judge_model_without_the_judge_strategy_is_refused(server, db):
+    settings = dataclasses.replace(CPU, judge_model=model(server))
+    with pytest.raises(UsageError, match="--strategy judge"):
+        optimize("level1/relu", model(server), "refine", settings, db=db)
+    assert not RunStore(db).runs()
 
 
 def test_budget_counts_the_judges_calls(server, db):

@@ -49,6 +49,9 @@ err = Console(stderr=True)
               help="Where verifications run: inline (one at a time, here), local (a worker "
                    "per GPU of this machine), ray or ray://ADDRESS (an actor per GPU of a Ray "
                    "cluster). [default: inline; on --resume, the run's own]")
+@click.option("--judge-model", default=None, metavar="SPEC",
+              help="--strategy judge: the judge's model (same forms as --model) "
+                   "[default: the coder's].")
 @click.option("--start", type=click.Path(exists=True, dir_okay=False), default=None,
               help="--strategy tune: the candidate file to tune (no model needed).")
 @click.option("--no-tune", is_flag=True, help="Skip the generic tuner that otherwise runs on "
@@ -57,7 +60,8 @@ err = Console(stderr=True)
               help="Continue run RUN_ID: recorded attempts are replayed, not paid again.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object at the end.")
 def optimize_command(task, model, strategy, budget, samples, depth, language, device, profile,
-                     temperature, out, executor, start, no_tune, resume_id, as_json) -> int:
+                     temperature, out, executor, judge_model, start, no_tune, resume_id,
+                     as_json) -> int:
     """Find a verified kernel for TASK: from the offline kernel library (no --model), or by
     asking a model and verifying every answer; keep the best.
 
@@ -83,7 +87,7 @@ def optimize_command(task, model, strategy, budget, samples, depth, language, de
             model, strategy = _model(model, strategy)
             settings = dataclasses.replace(_settings(
                 language, device, profile, temperature, samples, depth), start=start,
-                tune=not no_tune)
+                tune=not no_tune, judge_model=judge_model)
             result = optimize(_task(task), model, strategy, settings, limits or
                 parse_budget(None), out, on_attempt=progress.attempt, on_start=progress.start,
                 executor=executor)

@@ -39,14 +39,16 @@ class Settings:
     stream: int = 0
     start: str | None = None  # tune: the candidate file to start from
     tune: bool = True  # the generic tuner as the final step of every strategy (search/tuner.py)
+    judge_model: str | None = None  # judge: the judge's model spec (None: the coder's)
 
 
 class RunContext:
     def __init__(self, run_id: str, task: Task, provider: Provider, store: RunStore,
                  verify: Callable[[Task, Path], Verdict], budget: Budget, settings: Settings,
                  workdir: Path, on_attempt: Callable[[Attempt], None] = lambda a: None,
-                 slots: int = 1):
+                 slots: int = 1, judge_provider: Provider | None = None):
         self.run_id, self.task, self.provider, self.store = run_id, task, provider, store
+        self.judge_provider = judge_provider or provider
         self.verify_fn, self.budget, self.settings = verify, budget, settings
         self.workdir, self.on_attempt = workdir, on_attempt
         self.spend = Spend()

@@ -89,7 +89,7 @@ def judge(ctx: RunContext, attempt: Attempt, chain: int, depth: int) -> Advice |
     prompt = judge_prompt(ctx.task, _shown(attempt), attempt.verdict, metrics.as_dict(),
                           s.language, s.gpu, attempt=depth)
     with ctx.lanes.llm.hold():
-        response = ctx.provider.complete(prompt.request(
+        response = ctx.judge_provider.complete(prompt.request(
             temperature=s.temperature, max_tokens=s.max_tokens,
             sample=s.stream * 100_000 + sample))
     if ctx.interrupted:

@@ -23,6 +23,7 @@ from ..tasks.suite import resolve_task
 from .budget import Budget
 from .context import RunContext, Settings
 from .judge import JUDGE
+from .registry import JUDGE as JUDGE_STRATEGY
 from .registry import LIBRARY, MODEL_FREE, TUNE
 from .registry import strategy as get_strategy
 
@@ -57,9 +58,12 @@ def optimize(task: str, model: str, strategy: str, settings: Settings = DEFAULT_
                          "strategies need one: leave out --model for the offline library or "
                          "the tuner, or give one for an LLM strategy")
     settings = _with_start(settings, strategy)
+    if settings.judge_model and strategy != JUDGE_STRATEGY:
+        raise UsageError("--judge-model is for --strategy judge")
     resolve_task(task)  # an unknown task, model spec or missing key fails before a run exists
-    if model != LIBRARY:
-        make_provider(model, provider_settings or ProviderSettings())
+    for named in (model, settings.judge_model):
+        if named and named != LIBRARY:
+            make_provider(named, provider_settings or ProviderSettings())
     store = RunStore(db or config.db_path())
     run_id = store.new_run(task, model, strategy, {
         "settings": dataclasses.asdict(settings), "budget": dataclasses.asdict(budget),
@@ -96,6 +100,8 @@ def _context(record, store: RunStore, db, provider_settings, on_attempt,
     task = resolve_task(record.task)
     provider = None if record.model == LIBRARY else make_provider(
         record.model, provider_settings or ProviderSettings())
+    judge = make_provider(settings.judge_model, provider_settings or ProviderSettings()) \
+        if settings.judge_model else None
     verdicts = db or config.db_path()
 
     def verify_fn(task, path: Path):
@@ -105,7 +111,7 @@ def _context(record, store: RunStore, db, provider_settings, on_attempt,
     workdir = config.home() / "runs" / record.id
     workdir.mkdir(parents=True, exist_ok=True)
     return RunContext(record.id, task, provider, store, verify_fn, budget, settings, workdir,
-                      on_attempt, slots=executor.slots)
+                      on_attempt, slots=executor.slots, judge_provider=judge)
 
 
 def _work(ctx: RunContext, strategy: str, out: str | None) -> OptimizeResult:

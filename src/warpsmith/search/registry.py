@@ -22,9 +22,10 @@ class Strategy(Protocol):
 
 LIBRARY = "library"  # the model spec of runs without a model
 TUNE = "tune"
+JUDGE = "judge"
 MODEL_FREE = (LIBRARY, TUNE)  # strategies that ask no model (their runs' model is LIBRARY)
 STRATEGIES: dict[str, type] = {"one-shot": OneShot, "best-of-n": BestOfN, "refine": Refine,
-                               "library": Library, "judge": Judge, "evolve": Evolve,
+                               "library": Library, JUDGE: Judge, "evolve": Evolve,
                                TUNE: Tune}
 
 
