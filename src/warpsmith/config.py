@@ -66,6 +66,12 @@ def worker_environment(device: str) -> dict[str, str]:
     return env
 
 
+def cuda_visible_devices() -> str | None:
+    """The GPUs this process was given ($CUDA_VISIBLE_DEVICES, None when unset: every GPU);
+    the local executor hands one entry to each worker."""
+    return os.environ.get("CUDA_VISIBLE_DEVICES")
+
+
 def prestart(device: str) -> str:
     """When a spare candidate process is started ahead of its job (verify/prestart.py):
     $WARPSMITH_PRESTART = off, after or ahead. Default: ahead on a GPU (half the wall time of

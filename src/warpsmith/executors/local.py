@@ -23,6 +23,7 @@ import sys
 import time
 from pathlib import Path
 
+from .. import config
 from ..config import profile as get_profile
 from ..errors import UsageError
 from ..types import Task, Verdict
@@ -120,7 +121,7 @@ def visible_gpus() -> list[str]:
     import torch
 
     count = torch.cuda.device_count()
-    ours = os.environ.get("CUDA_VISIBLE_DEVICES")  # passed through, not configuration
+    ours = config.cuda_visible_devices()
     if ours is None:
         return [str(i) for i in range(count)]
     return [v.strip() for v in ours.split(",") if v.strip()][:count]
