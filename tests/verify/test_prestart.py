@@ -69,6 +69,15 @@ def test_a_spare_for_another_environment_is_stopped_not_used(spares, tmp_path):
     assert _gone(pid, within_s=10)
 
 
+def test_a_variable_a_library_sets_to_its_own_default_keeps_the_spare(spares):
+    spares.refill("cpu", worker_environment("cpu"))
+    pid = _spare_pid(spares)
+    later = worker_environment("cpu") | {"TORCHINDUCTOR_CACHE_DIR": "/tmp/torchinductor_x"}
+    taken = spares.take("cpu", later)
+    assert taken is not None and taken.proc.pid == pid
+    prestart.discard(taken)
+
+
 def test_a_dead_spare_is_replaced_by_a_fresh_process(spares, monkeypatch):
     monkeypatch.setenv("WARPSMITH_PRESTART", "after")
     spares.refill("cpu", worker_environment("cpu"))

@@ -78,8 +78,14 @@ def policy(device: str) -> str:
     return chosen
 
 
+# Set in this process by a library, to the value a child derives by itself: inductor's
+# cache_dir() writes its default into os.environ during the first verification, which would
+# otherwise discard the first spare of every process (seen on the H200).
+DERIVED = frozenset({"TORCHINDUCTOR_CACHE_DIR"})
+
+
 def _key(device: str, env: dict[str, str]) -> tuple:
-    return device, tuple(sorted(env.items()))
+    return device, tuple(sorted((k, v) for k, v in env.items() if k not in DERIVED))
 
 
 SPARES = Spares()  # one per trusted process: the CLI, a local executor's worker, a Ray actor
