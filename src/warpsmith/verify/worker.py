@@ -34,6 +34,7 @@ from .gpukernels import GpuKernels
 from .ipc import export as _export
 from .launches import LaunchLog
 from .reference import case_inputs
+from .sandbox import WAIT
 
 # Bound before the candidate is imported: a candidate that rebinds json.dumps, torch.save or
 # torch.equal does not change what the worker calls.
@@ -48,7 +49,7 @@ def main(job_dir: str, fd: int) -> None:
               "stage_seconds": {}}
     outputs: list = []
     job: dict = {}
-    if job_dir.startswith("wait:"):  # started ahead of its job (sandbox.start_waiting)
+    if job_dir.startswith(f"{WAIT}:"):  # started ahead of its job (sandbox.start_waiting)
         job_dir = _warm_then_wait(job_dir.split(":", 1)[1])
     try:
         job = _read_job(Path(job_dir))
