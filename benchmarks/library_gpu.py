@@ -65,9 +65,10 @@ def parse_args() -> argparse.Namespace:
 
 def run_bench(args, db: Path, executor) -> str:
     store = BenchStore(db)
-    open_ones = [b for b in store.benches() if b.status != "finished"]
-    finished = [b for b in store.benches() if b.status == "finished"]
+    benches = store.benches()
     store.close()
+    open_ones = [b for b in benches if b.status != "finished"]
+    finished = [b for b in benches if b.status == "finished"]
 
     def progress(p):
         if p.last is not None:

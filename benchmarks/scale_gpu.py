@@ -145,7 +145,8 @@ def summary(args, suite: Path, runs: list[dict]) -> dict:
             "gpu": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None,
             "host": platform.node(), "torch": torch.__version__, "suite": args.suite,
             "tasks": len(task_files(suite)), "generator": args.generator,
-            "profile": args.profile, "depth": args.depth, "tune": args.tune, "runs": runs, "statuses_agree": not disagree,
+            "profile": args.profile, "depth": args.depth, "tune": args.tune, "runs": runs,
+            "statuses_agree": not disagree,
             "disagreements": {t: [r["verdicts"].get(t) for r in runs] for t in disagree}}
 
 

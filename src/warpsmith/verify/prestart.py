@@ -44,9 +44,10 @@ class Spares:
         if found is None:
             return None
         key, started = found
-        if key == _key(device, env):
+        wanted = _key(device, env)
+        if key == wanted:
             return started
-        changed = sorted(set(key[1]) ^ set(_key(device, env)[1]))
+        changed = sorted(set(key[1]) ^ set(wanted[1]))
         log.info("spare discarded: device or environment changed (%s)",
                  ", ".join(dict.fromkeys(name for name, _ in changed)) or key[0])
         discard(started)
