@@ -22,6 +22,8 @@ import math
 import os
 import statistics
 import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,7 +36,7 @@ from warpsmith.bench import BenchSettings, BenchStore, Options, bench  # noqa: E
 from warpsmith.bench.runner import resume  # noqa: E402
 from warpsmith.executors import opened  # noqa: E402
 from warpsmith.store.runs import RunStore  # noqa: E402
-from warpsmith.tasks.suite import resolve_task  # noqa: E402
+from warpsmith.tasks.suite import resolve_task, suite_root, task_files  # noqa: E402
 
 MAX_AUTOTUNE = "compile:max-autotune-no-cudagraphs"
 
@@ -86,32 +88,50 @@ def run_bench(args, db: Path, executor) -> str:
 
 
 def reverify(args, db: Path, bench_id: str, executor, rows: list, out: Path) -> list:
+    """Each best kernel once more, `executor.slots` at a time (one per GPU)."""
     store = BenchStore(db)
     items = store.items(bench_id)
     store.close()
     done = {r["task"] for r in rows}
     kernels = args.dir / "kernels"
     kernels.mkdir(exist_ok=True)
-    for item in items:
-        if item.task in done:
-            continue
-        row = {"task": item.task, "status": item.status, "note": item.note,
-               "untuned_x_eager": untuned(db, item.run_id)}
-        if item.status == "passed" and item.source:
-            path = kernels / (item.task.replace("/", "_") + ".py")
-            path.write_text(item.source)
-            v = executor.verify(resolve_task(item.task), path, device=args.device,
-                                profile="thorough", store_path=db)
-            times = {t.name: t.median_us for t in v.timings}
-            row |= {"thorough_status": v.status, "time_us": times.get("candidate"),
-                    "eager_us": times.get("eager"), "compile_default_us": times.get("compile"),
-                    "max_autotune_us": times.get(MAX_AUTOTUNE), "floor_us": v.floor_us,
-                    "reasons": list(v.reasons)}
-        rows.append(row)
-        out.write_text(json.dumps({"bench_id": bench_id, "rows": rows}, indent=1))
-        print(f"thorough {len(rows)}/{len(items)} {item.task} {row.get('thorough_status')}",
-              file=sys.stderr, flush=True)
-    return rows
+    lock = threading.Lock()
+
+    def one(item) -> None:
+        row = thorough_row(args, db, executor, kernels, item)
+        with lock:
+            rows.append(row)
+            out.write_text(json.dumps({"bench_id": bench_id, "rows": rows}, indent=1))
+            print(f"thorough {len(rows)}/{len(items)} {item.task} "
+                  f"{row.get('thorough_status')}", file=sys.stderr, flush=True)
+
+    todo = [item for item in items if item.task not in done]
+    with ThreadPoolExecutor(max_workers=max(1, executor.slots)) as pool:
+        list(pool.map(one, todo))
+    order = [item.task for item in items]
+    return sorted(rows, key=lambda r: order.index(r["task"]) if r["task"] in order else 0)
+
+
+def thorough_row(args, db: Path, executor, kernels: Path, item) -> dict:
+    row = {"task": item.task, "status": item.status, "note": item.note,
+           "untuned_x_eager": untuned(db, item.run_id)}
+    if item.status == "passed" and item.source:
+        path = kernels / (item.task.replace("/", "_") + ".py")
+        path.write_text(item.source)
+        v = executor.verify(task_of(args.suite, item.task), path, device=args.device,
+                            profile="thorough", store_path=db)
+        times = {t.name: t.median_us for t in v.timings}
+        row |= {"thorough_status": v.status, "time_us": times.get("candidate"),
+                "eager_us": times.get("eager"), "compile_default_us": times.get("compile"),
+                "max_autotune_us": times.get(MAX_AUTOTUNE), "floor_us": v.floor_us,
+                "reasons": list(v.reasons)}
+    return row
+
+
+def task_of(suite: str, name: str):
+    """A bench item's task: a built-in name, or a file of a folder suite."""
+    files = {n: path for n, _, path in task_files(suite_root(suite))}
+    return resolve_task(str(files[name]) if name in files else name)
 
 
 def untuned(db: Path, run_id: str | None) -> float | None:

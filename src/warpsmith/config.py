@@ -56,9 +56,12 @@ def db_path() -> Path:
     return home() / "warpsmith.sqlite"
 
 
-def worker_environment(device: str) -> dict[str, str]:
-    """The candidate process's environment: ours, plus the Triton interpreter on the CPU."""
+def worker_environment(device: str, visible: str | None = None) -> dict[str, str]:
+    """The candidate process's environment: ours, plus the Triton interpreter on the CPU;
+    `visible` pins it to one GPU (a CUDA_VISIBLE_DEVICES entry an executor lent)."""
     env = dict(os.environ)
+    if visible:
+        env["CUDA_VISIBLE_DEVICES"] = visible
     if device == "cpu":
         env["TRITON_INTERPRET"] = "1"
         env["CUDA_VISIBLE_DEVICES"] = ""

@@ -224,3 +224,20 @@ def test_one_worker_per_gpu_each_seeing_only_its_own(relu):
             assert verdict.timing_measured
     finally:
         executor.close()
+
+
+def test_a_lent_worker_takes_no_job_until_it_is_given_back(relu):
+    """The tuner's ranking and the judge's profiler borrow a GPU this way: no verification
+    may be timed on it meanwhile."""
+    executor = LocalExecutor(workers=1)
+    try:
+        with executor.lend_gpu() as visible:
+            assert visible is None  # a CPU worker: no GPU to name
+            job = in_thread(lambda: executor.verify(relu, GOOD / "relu_triton.py",
+                                                    device="cpu"))
+            time.sleep(1.0)
+            assert job["thread"].is_alive() and not children(executor.pids()[0])
+        job["thread"].join(timeout=120)
+        assert job["value"].status == "passed"
+    finally:
+        executor.close()

@@ -88,3 +88,32 @@ def test_a_search_overlaps_its_model_calls_and_verifies_one_at_a_time(server, db
 def test_describe_says_nothing_for_a_run_that_did_no_work():
     assert describe(Scheduler().summary()) == ""
 
+
+
+def test_gpu_slot_holds_every_slot_and_the_gpu_the_executor_lends(tmp_path):
+    import contextlib
+
+    from warpsmith.config import worker_environment
+    from warpsmith.search.budget import Budget
+    from warpsmith.search.context import RunContext
+    from warpsmith.store.runs import RunStore
+    from warpsmith.tasks.suite import resolve_task
+
+    lent = []
+
+    @contextlib.contextmanager
+    def lend():
+        lent.append("out")
+        yield "3"
+        lent.append("back")
+
+    store = RunStore(tmp_path / "runs.sqlite")
+    run_id = store.new_run("level1/relu", "library", "library", {})
+    ctx = RunContext(run_id, resolve_task("level1/relu"), None, store, None, Budget(),
+                     Settings(), tmp_path, slots=2, lend_gpu=lend)
+    with ctx.gpu_slot() as visible:
+        assert visible == "3" and lent == ["out"]
+        assert ctx.lanes.gpu.stats(1.0)["peak"] == 2  # both of the run's slots
+        assert worker_environment("cuda", visible)["CUDA_VISIBLE_DEVICES"] == "3"
+    assert lent == ["out", "back"]
+    store.close()

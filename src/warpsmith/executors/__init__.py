@@ -36,6 +36,10 @@ class Executor(Protocol):
 
     def close(self) -> None: ...
 
+    # Optional: `lend_gpu()`, a context manager that keeps one of the executor's GPUs free of
+    # its verifications while held and yields that GPU's CUDA_VISIBLE_DEVICES entry (None:
+    # this process's default GPU). See lend_gpu() below.
+
 
 class InlineExecutor:
     """verify() in the calling process, one at a time (the verifier's process-global state,
@@ -59,6 +63,12 @@ class InlineExecutor:
             finally:
                 if store is not None:
                     store.close()
+
+    @contextlib.contextmanager
+    def lend_gpu(self) -> Iterator[None]:
+        """It verifies on this process's default GPU: holding its lock keeps it free."""
+        with self._lock:
+            yield None
 
     def close(self) -> None:
         return None
@@ -93,6 +103,15 @@ def spec_of(executor: Executor | str | None) -> str:
     if executor is None or isinstance(executor, str):
         return check_spec(executor)
     return getattr(executor, "spec", "inline")
+
+
+def lend_gpu(executor: Executor) -> contextlib.AbstractContextManager[str | None]:
+    """A GPU for work that runs a candidate outside the executor (the tuner's ranking, the
+    judge's profiler), kept free of the executor's timed verifications while held. An
+    executor that cannot lend one (Ray: its GPUs may be on other machines) gives None, the
+    default GPU, with no guarantee: a run then keeps only its own verifications off it."""
+    lend = getattr(executor, "lend_gpu", None)
+    return lend() if lend else contextlib.nullcontext(None)
 
 
 @contextlib.contextmanager

@@ -21,6 +21,7 @@ import select
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from .. import config
@@ -68,6 +69,16 @@ class LocalExecutor:
                 worker = self._replace(worker)
                 return crashed(task, Path(candidate), device or self.default_device, why)
             return verdict_of(answer, Path(candidate))
+        finally:
+            self._free.put(worker)
+
+    @contextlib.contextmanager
+    def lend_gpu(self) -> Iterator[str | None]:
+        """A free worker's GPU, its CUDA_VISIBLE_DEVICES entry; the worker takes no job while
+        it is lent (None on CPU workers: nothing is timed there)."""
+        worker = self._free.get()
+        try:
+            yield worker.visible or None
         finally:
             self._free.put(worker)
 

@@ -9,10 +9,12 @@ again, so a resumed run stops where an uninterrupted one would have.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager as ContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,7 +48,8 @@ class RunContext:
     def __init__(self, run_id: str, task: Task, provider: Provider, store: RunStore,
                  verify: Callable[[Task, Path], Verdict], budget: Budget, settings: Settings,
                  workdir: Path, on_attempt: Callable[[Attempt], None] = lambda a: None,
-                 slots: int = 1, judge_provider: Provider | None = None):
+                 slots: int = 1, judge_provider: Provider | None = None,
+                 lend_gpu: Callable[[], ContextManager[str | None]] | None = None):
         self.run_id, self.task, self.provider, self.store = run_id, task, provider, store
         self.judge_provider = judge_provider or provider
         self.verify_fn, self.budget, self.settings = verify, budget, settings
@@ -59,6 +62,7 @@ class RunContext:
         # As many verifications at once as the executor has GPUs (or workers): one timed
         # measurement per GPU, the executor's workers keep them apart (scheduler.py).
         self.lanes = Scheduler(gpu_slots=slots)
+        self._lend_gpu = lend_gpu or (lambda: contextlib.nullcontext(None))
         self._lock = threading.Lock()
 
     def attempt(self, prompt: Prompt, chain: int = 0, depth: int = 0, sample: int = 0,
@@ -133,11 +137,15 @@ class RunContext:
         attempt.status = attempt.verdict.status
         return attempt
 
-    def gpu_slot(self):
+    @contextlib.contextmanager
+    def gpu_slot(self) -> Iterator[str | None]:
         """Held by what runs a candidate on a GPU outside the executor (the judge's profiler,
-        the tuner's ranking): every GPU slot, since it runs on this process's default GPU,
-        where an executor's worker may be timing (scheduler.py)."""
-        return self.lanes.gpu.exclusive()
+        the tuner's ranking): every GPU slot of this run, and one GPU the executor lends
+        (its CUDA_VISIBLE_DEVICES entry, yielded; None: this process's default GPU), so no
+        verification, of this run or of another sharing the executor, is timed on it
+        meanwhile (scheduler.py)."""
+        with self.lanes.gpu.exclusive(), self._lend_gpu() as visible:
+            yield visible
 
     def _verify(self, source: str, chain: int, depth: int, sample: int) -> Verdict:
         path = self.workdir / f"c{chain}-d{depth}-s{sample}.py"

@@ -99,14 +99,15 @@ class HwMetrics:
 
 
 def collect(task: Task, source: str, verdict: Verdict, gpu: str,
-            timeout_s: float = NCU_TIMEOUT_S) -> HwMetrics:
+            timeout_s: float = NCU_TIMEOUT_S, visible: str | None = None) -> HwMetrics:
     """Metrics for `source`, the candidate `verdict` judged. `gpu` names the card whose
-    ceilings the roofline uses when the verdict does not say which GPU it ran on."""
+    ceilings the roofline uses when the verdict does not say which GPU it ran on; `visible`
+    the GPU ncu profiles on (a CUDA_VISIBLE_DEVICES entry; None: the default)."""
     roof = roofline(task, verdict, gpu)
     why = why_not_ncu(verdict)
     if not why:
         shape = verdict.timed_shape or task.shapes[-1].name
-        kernels, why = run_ncu(task, source, shape, timeout_s)
+        kernels, why = run_ncu(task, source, shape, timeout_s, visible)
         if not why:
             return HwMetrics("ncu", kernels=kernels, roofline=roof)
     return HwMetrics("roofline", reason=why, roofline=roof)
@@ -191,8 +192,8 @@ def ncu_command(ncu: str, task: Task, candidate: Path, shape: str, log: Path) ->
             shape]
 
 
-def run_ncu(task: Task, source: str, shape: str,
-            timeout_s: float = NCU_TIMEOUT_S) -> tuple[tuple[KernelMetrics, ...], str]:
+def run_ncu(task: Task, source: str, shape: str, timeout_s: float = NCU_TIMEOUT_S,
+            visible: str | None = None) -> tuple[tuple[KernelMetrics, ...], str]:
     """(kernels, "") when ncu profiled the candidate, else ((), why not)."""
     from ..config import worker_environment
 
@@ -201,7 +202,8 @@ def run_ncu(task: Task, source: str, shape: str,
         candidate, log, output = tmp_path / "candidate.py", tmp_path / "ncu.csv", tmp_path / "out"
         candidate.write_text(source)
         command = ncu_command(shutil.which("ncu") or "ncu", task, candidate, shape, log)
-        returncode = _run(command, output, tmp_path, worker_environment("cuda"), timeout_s)
+        returncode = _run(command, output, tmp_path, worker_environment("cuda", visible),
+                          timeout_s)
         report = log.read_text(errors="replace") if log.exists() else ""
         printed = _tail(output)
     if returncode is None:

@@ -110,11 +110,12 @@ def _metrics(ctx: RunContext, attempt: Attempt):
     # process) imports this package first, and runpy warns if that already loaded it.
     from .hwmetrics import collect
 
-    # ncu runs the candidate on this process's default GPU, outside the executor: it takes
-    # every verification slot, so it never overlaps a timed measurement (scheduler.py).
-    with ctx.gpu_slot():
+    # ncu runs the candidate outside the executor, on a GPU it lends: no timed measurement
+    # overlaps it there (context.gpu_slot).
+    with ctx.gpu_slot() as visible:
         started = time.monotonic()
-        metrics = collect(ctx.task, attempt.source or "", attempt.verdict, ctx.settings.gpu)
+        metrics = collect(ctx.task, attempt.source or "", attempt.verdict, ctx.settings.gpu,
+                          visible=visible)
         if attempt.verdict.device == "cuda":  # the profiled run is GPU time like a verification
             ctx.spend.add(gpu_s=time.monotonic() - started, call=False)
     log.info("judge metrics for attempt %s: %s", attempt.id, metrics.describe())

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from .. import config
 from ..errors import UsageError
-from ..executors import Executor, opened, spec_of
+from ..executors import Executor, lend_gpu, opened, spec_of
 from ..llm import ProviderSettings, make_provider
 from ..store.runs import Attempt, RunStore
 from ..tasks.suite import resolve_task
@@ -111,7 +111,8 @@ def _context(record, store: RunStore, db, provider_settings, on_attempt,
     workdir = config.home() / "runs" / record.id
     workdir.mkdir(parents=True, exist_ok=True)
     return RunContext(record.id, task, provider, store, verify_fn, budget, settings, workdir,
-                      on_attempt, slots=executor.slots, judge_provider=judge)
+                      on_attempt, slots=executor.slots, judge_provider=judge,
+                      lend_gpu=lambda: lend_gpu(executor))
 
 
 def _work(ctx: RunContext, strategy: str, out: str | None) -> OptimizeResult:

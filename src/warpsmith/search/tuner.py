@@ -165,8 +165,9 @@ class Ranking:
 
 
 def rank(task: Task, variants: list[Variant], settings: RankSettings = RankSettings(),
-         shape: str | None = None) -> Ranking:
-    """Time every variant in one sandboxed worker on the GPU; variant 0 is the start."""
+         shape: str | None = None, visible: str | None = None) -> Ranking:
+    """Time every variant in one sandboxed worker on the GPU (`visible`: which one, a
+    CUDA_VISIBLE_DEVICES entry; None: the default); variant 0 is the start."""
     job_dir = Path(tempfile.mkdtemp(prefix="warpsmith-rank-"))
     scratch = Path(tempfile.mkdtemp(prefix="warpsmith-rank-cwd-"))  # the worker's empty cwd
     try:
@@ -178,7 +179,7 @@ def rank(task: Task, variants: list[Variant], settings: RankSettings = RankSetti
         job = {"task": str(task.path), "shape": shape or task.shapes[-1].name,
                "seed": secrets.randbits(31), "variants": paths, **asdict(settings)}
         (job_dir / "job.json").write_text(json.dumps(job))
-        report, wall_s, tail, problem = _spawn(job_dir, scratch, settings.timeout_s)
+        report, wall_s, tail, problem = _spawn(job_dir, scratch, settings.timeout_s, visible)
     finally:
         shutil.rmtree(job_dir, ignore_errors=True)
         shutil.rmtree(scratch, ignore_errors=True)
@@ -217,12 +218,12 @@ WORKER = "import sys; from warpsmith.search.tuner import worker_main; " \
          "worker_main(sys.argv[1], int(sys.argv[2]))"
 
 
-def _spawn(job_dir: Path, scratch: Path, timeout_s: float) -> tuple[dict | None, float, str,
-                                                                      str]:
+def _spawn(job_dir: Path, scratch: Path, timeout_s: float,
+           visible: str | None) -> tuple[dict | None, float, str, str]:
     """The ranking worker, sandboxed as the verify worker is (sandbox.run_worker: its own
     process group, a bounded log tail, a framed message on an inherited pipe, a deadline,
     every descendant killed at the end). Returns (report, seconds, log tail, why no report)."""
-    out = sandbox.run_worker(job_dir, scratch, timeout_s, worker_environment("cuda"),
+    out = sandbox.run_worker(job_dir, scratch, timeout_s, worker_environment("cuda", visible),
                              MAX_MESSAGE, program=("-c", WORKER))
     if out.report is not None:
         return out.report, out.seconds, out.log_tail, ""
@@ -454,8 +455,8 @@ def tune(ctx: RunContext, start: Attempt, settings: RankSettings = RankSettings(
     if not _timed_here(ctx):
         return TuneResult(None, f"not tuned ({what}): ranking skipped, nothing is timed on "
                                 "the CPU", **counts)
-    with ctx.gpu_slot():  # the ranking runs here, outside the executor: every GPU slot
-        ranking = rank(ctx.task, variants, settings)
+    with ctx.gpu_slot() as visible:  # the ranking runs outside the executor, on a lent GPU
+        ranking = rank(ctx.task, variants, settings, visible=visible)
     ctx.spend.add(gpu_s=ranking.wall_s, call=False)
     if ranking.error:
         return TuneResult(None, f"not tuned ({what}): the ranking failed: "
