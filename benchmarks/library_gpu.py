@@ -61,6 +61,8 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--no-tune", action="store_true", help="skip the generic tuner")
     p.add_argument("--executor", default="local")
     p.add_argument("--device", default="cuda")
+    p.add_argument("--partial", action="store_true",
+                   help="re-verify the items an unfinished bench has done; run no more of it")
     p.add_argument("--table-only", action="store_true", help="print DIR's table, run nothing")
     return p.parse_args()
 
@@ -79,6 +81,8 @@ def run_bench(args, db: Path, executor) -> str:
 
     if finished:
         return finished[0].id
+    if open_ones and args.partial:
+        return open_ones[0].id
     if open_ones:
         return resume(open_ones[0].id, db, on_progress=progress, executor=executor).bench_id
     settings = BenchSettings(device=args.device, profile="quick")

@@ -155,6 +155,21 @@ def test_ranking_worker_times_every_variant_on_the_gpu():
 
 @pytest.mark.gpu
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+def test_ranking_with_precompile_helpers_on_the_gpu():
+    """Helpers forced on (parallel_after_s=0): they compile, the worker's own first calls then
+    load from Triton's cache, and every variant still ranks."""
+    source = RELU.read_text()
+    variants = make_variants(source, find_knobs(source), limit=12)
+    ranking = rank(resolve_task("level1/relu"), variants,
+                   RankSettings(rounds=2, processes=4, parallel_after_s=0))
+    assert not ranking.error, ranking.error + ranking.log_tail
+    assert ranking.phases["precompile_s"] > 0, ranking.phases
+    assert sum(e.ok for e in ranking.entries) >= len(variants) - 2
+    print(ranking.summary())
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
 def test_tune_strategy_keeps_only_a_verified_variant_on_the_gpu(tmp_path):
     ctx = context(tmp_path, device="cuda", start=RELU)
     Tune().run(ctx)
@@ -172,3 +187,56 @@ def test_ranking_worker_runs_in_the_sandbox_and_a_failure_comes_back_as_data():
     ranking = rank(resolve_task("level1/relu"), make_variants(source, find_knobs(source), 4))
     assert "CUDA" in ranking.error and "without a report" not in ranking.error
     assert ranking.wall_s > 0
+
+
+def test_precompile_helpers_make_each_variants_first_call_and_report_failures(
+        tmp_path, monkeypatch):
+    """The helper processes the ranking worker starts when compiling is slow, run here on the
+    CPU (the interpreter): every variant in some helper's share, a broken one reported."""
+    import json
+    import time
+
+    from warpsmith.search.tuner import _worth_processes, precompile
+
+    source = RELU.read_text()
+    variants = make_variants(source, find_knobs(source), limit=4)
+    paths = []
+    for v in variants:
+        paths.append(str(tmp_path / f"variant_{v.index}.py"))
+        Path(paths[-1]).write_text(v.source)
+    paths.append(str(tmp_path / "broken.py"))
+    Path(paths[-1]).write_text("raise RuntimeError('broken on import')\n")
+    job = {"task": str(resolve_task("level1/relu").path), "shape": "small", "seed": 3,
+           "variants": paths, "device": "cpu", "processes": 2, "job_dir": str(tmp_path)}
+    (tmp_path / "job.json").write_text(json.dumps(job))
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")
+    monkeypatch.chdir(tmp_path)
+    indices = list(range(1, len(paths)))
+    errors = precompile(job, indices, deadline=time.perf_counter() + 240)
+    assert set(errors) == {len(paths) - 1} and "broken on import" in errors[len(paths) - 1]
+    shares = [json.loads((tmp_path / f"precompiled-{k}.json").read_text()) for k in (0, 1)]
+    assert sorted(int(i) for share in shares for i in share) == indices  # all, split in two
+    # Spent only where serial compiling would be slow, and only with processes to spare.
+    assert _worth_processes(0.5, 47, {"processes": 8, "parallel_after_s": 15})
+    assert not _worth_processes(0.3, 47, {"processes": 8, "parallel_after_s": 15})
+    assert not _worth_processes(5.0, 47, {"processes": 1, "parallel_after_s": 15})
+
+
+def test_precompile_kills_a_helper_at_the_deadline(tmp_path, monkeypatch):
+    import json
+    import time
+
+    from warpsmith.search.tuner import precompile
+
+    slow = tmp_path / "slow.py"
+    slow.write_text("import time\ntime.sleep(60)\n")
+    job = {"task": str(resolve_task("level1/relu").path), "shape": "small", "seed": 3,
+           "variants": [str(RELU), str(slow)], "device": "cpu", "processes": 2,
+           "job_dir": str(tmp_path)}
+    (tmp_path / "job.json").write_text(json.dumps(job))
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    monkeypatch.chdir(tmp_path)
+    started = time.perf_counter()
+    assert precompile(job, [1], deadline=started + 8) == {}  # no report: not an error
+    assert time.perf_counter() - started < 20

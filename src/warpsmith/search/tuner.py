@@ -4,8 +4,10 @@ grid literals derived from them), ranks the variants fast on the GPU, and sends 
 through the full verifier until one passes.
 
 Fast ranking: one sandboxed worker process loads the task at its timed shape and every
-variant, compiles them on a thread pool (each variant's first call; compilations overlap only
-where Triton drops the GIL and in ptxas, which on an H200 bought little: docs/search.md), drops
+variant, compiles them (each variant's first call; on a thread pool, where compilations
+overlap only where Triton drops the GIL and in ptxas; when compiling is slow, first in helper
+processes of its own that fill Triton's on-disk cache, so the thread pool's first calls load
+compiled kernels; a compile budget bounds it all), drops
 variants whose output disagrees with the start's, then times the rest with CUDA events and an
 L2 flush, round-robin in shuffled order over several rounds so clock and thermal drift fall on
 all variants alike. Its numbers only order the variants: the worker runs candidate code, so a
@@ -20,6 +22,7 @@ list is a function of the start's source, so a resumed run replays the same vari
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -28,6 +31,7 @@ import random
 import secrets
 import shutil
 import struct
+import subprocess
 import sys
 import tempfile
 import time
@@ -57,7 +61,12 @@ class RankSettings:
     rounds: int = 5  # round-robin passes over all variants
     calls: int = 3  # timed calls per variant per round
     warmup: int = 2  # untimed calls per variant after its first
-    threads: int = min(8, os.cpu_count() or 1)  # parallel compilation
+    threads: int = min(8, os.cpu_count() or 1)  # first calls on threads in the worker
+    # Compilation in processes (Triton's on-disk cache carries it to the worker's first
+    # calls): used when the start's compile time × the variants passes parallel_after_s.
+    processes: int = max(1, min(8, (os.cpu_count() or 1) // 2))
+    parallel_after_s: float = 15.0
+    compile_budget_s: float = 180.0  # variants not compiled by then drop out of the ranking
     time_budget_s: float = 60.0  # timing rounds stop after this (one round at least)
     timeout_s: float = 600.0  # the whole worker process
 
@@ -177,6 +186,7 @@ def rank(task: Task, variants: list[Variant], settings: RankSettings = RankSetti
             path.write_text(v.source)
             paths.append(str(path))
         job = {"task": str(task.path), "shape": shape or task.shapes[-1].name,
+               "job_dir": str(job_dir),
                "seed": secrets.randbits(31), "variants": paths, **asdict(settings)}
         (job_dir / "job.json").write_text(json.dumps(job))
         report, wall_s, tail, problem = _spawn(job_dir, scratch, settings.timeout_s, visible)
@@ -269,25 +279,16 @@ class _Entry:
 
 
 def _rank_all(job: dict, report: dict) -> None:
-    import torch
-
-    from ..tasks.loader import build, load_task, tf32_policy
-    from ..verify.reference import case_inputs
-
     clock = time.perf_counter()
-    task = load_task(job["task"])
-    inst = build(task, job["shape"], device="cuda", seed=job["seed"])
-    spec = {"init_inputs": inst.init_inputs, "state_dict": inst.model.state_dict()}
-    del inst
-    inputs = case_inputs(task, job["shape"], "cuda", job["seed"], "base")
+    task, inputs, spec = _setup(job, "cuda")
     entries = [_Entry(path) for path in job["variants"]]
     try:
         for i, entry in enumerate(entries):
             _load(entry, i, spec)
         report["phases"]["setup_s"] = time.perf_counter() - clock
-        with torch.no_grad(), tf32_policy(task):
+        with _no_grad_tf32(task):
             clock = time.perf_counter()
-            _compile_all(entries, inputs, job["threads"])
+            _compile_all(entries, inputs, job, report["phases"])
             report["phases"]["compile_s"] = time.perf_counter() - clock
             clock = time.perf_counter()
             _time_all([e for e in entries if not e.error and e.agrees], inputs, job)
@@ -296,7 +297,29 @@ def _rank_all(job: dict, report: dict) -> None:
         report["variants"] = [e.as_dict() for e in entries]
 
 
-def _load(entry: _Entry, index: int, spec: dict) -> None:
+def _setup(job: dict, device: str) -> tuple:
+    """(task, the inputs at the job's shape, what builds each variant's model)."""
+    from ..tasks.loader import build, load_task
+    from ..verify.reference import case_inputs
+
+    task = load_task(job["task"])
+    inst = build(task, job["shape"], device=device, seed=job["seed"])
+    spec = {"init_inputs": inst.init_inputs, "state_dict": inst.model.state_dict()}
+    del inst
+    return task, case_inputs(task, job["shape"], device, job["seed"], "base"), spec
+
+
+@contextlib.contextmanager
+def _no_grad_tf32(task: Task):
+    import torch
+
+    from ..tasks.loader import tf32_policy
+
+    with torch.no_grad(), tf32_policy(task):
+        yield
+
+
+def _load(entry: _Entry, index: int, spec: dict, device: str = "cuda") -> None:
     import importlib.util
 
     import torch
@@ -309,18 +332,21 @@ def _load(entry: _Entry, index: int, spec: dict) -> None:
         module = importlib.util.module_from_spec(module_spec)
         sys.modules[name] = module  # triton and dataclasses look modules up by name
         module_spec.loader.exec_module(module)
-        entry.model = _make_model(module, spec, torch.device("cuda"))
+        entry.model = _make_model(module, spec, torch.device(device))
     except Exception as e:
         entry.error = f"load: {type(e).__name__}: {e}"[:500]
 
 
-def _compile_all(entries: list[_Entry], inputs: list, threads: int) -> None:
+def _compile_all(entries: list[_Entry], inputs: list, job: dict, phases: dict) -> None:
     """The start first (its output is what the others must agree with), then every other
-    variant's first call on a thread pool: compilation is most of it. Fresh memory is
-    NaN-filled meanwhile, so a variant whose grid stops covering its output disagrees."""
+    variant's first call on a thread pool: compilation is most of it, so when the start's
+    compile time says the rest would take long, helper processes compile them first. Fresh
+    memory is NaN-filled meanwhile, so a variant whose grid stops covering its output
+    disagrees. A variant not started within the compile budget drops out."""
     import torch
     from torch.utils._pytree import tree_leaves
 
+    deadline = time.perf_counter() + job.get("compile_budget_s", 180.0)
     torch.use_deterministic_algorithms(True, warn_only=True)
     torch.utils.deterministic.fill_uninitialized_memory = True
     try:
@@ -329,17 +355,87 @@ def _compile_all(entries: list[_Entry], inputs: list, threads: int) -> None:
             return
         ref = [t for t in tree_leaves(out) if isinstance(t, torch.Tensor)]
         entries[0].agrees = True
+        rest = [i for i, e in enumerate(entries) if i and not e.error]
+        if _worth_processes(entries[0].compile_s, len(rest), job):
+            clock = time.perf_counter()
+            for i, error in precompile(job, rest, deadline).items():
+                entries[i].error = entries[i].error or error
+            phases["precompile_s"] = time.perf_counter() - clock
 
         def one(entry: _Entry) -> None:
+            if entry.error:
+                return
+            if time.perf_counter() > deadline:
+                entry.error = "not compiled within the compile budget"
+                return
             with torch.no_grad():  # grad mode is per thread
                 got = _first_call(entry, inputs)
                 entry.agrees = got is not None and _agree(got, ref)
 
-        with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
-            list(pool.map(one, [e for e in entries[1:] if not e.error]))
+        with ThreadPoolExecutor(max_workers=max(1, job["threads"])) as pool:
+            list(pool.map(one, [entries[i] for i in rest]))
     finally:
         torch.use_deterministic_algorithms(False)
         torch.utils.deterministic.fill_uninitialized_memory = False
+
+
+def _worth_processes(start_compile_s: float, count: int, job: dict) -> bool:
+    """Helpers cost a process start each (Python, torch, the inputs: seconds), so only when
+    compiling the rest one after another would take longer than parallel_after_s."""
+    processes = job.get("processes", 1)
+    return processes > 1 and count > 1 and \
+        start_compile_s * count > job.get("parallel_after_s", 15.0)
+
+
+HELPER = "import sys; from warpsmith.search.tuner import helper_main; " \
+         "helper_main(sys.argv[1], sys.argv[2], sys.argv[3])"
+
+
+def precompile(job: dict, indices: list[int], deadline: float) -> dict[int, str]:
+    """Compile variants `indices` in job["processes"] helper processes (a share each), each
+    making its variants' first calls; their compiled kernels land in Triton's on-disk cache.
+    Returns {index: error} for the variants a helper could not load or run (they drop out).
+    Helpers run in the ranking worker's sandbox (its process group); one still running at
+    the deadline is killed, and what it compiled so far is in the cache all the same."""
+    count = max(1, min(job["processes"], len(indices)))
+    shares = [indices[k::count] for k in range(count)]
+    outs = [Path.cwd() / f"precompiled-{k}.json" for k in range(count)]
+    helpers = [subprocess.Popen(
+        [sys.executable, "-c", HELPER, job["job_dir"], ",".join(map(str, share)), str(out)],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for share, out in zip(shares, outs, strict=True)]
+    for helper in helpers:
+        try:
+            helper.wait(timeout=max(0.0, deadline - time.perf_counter()))
+        except subprocess.TimeoutExpired:
+            helper.kill()
+            helper.wait()
+    errors = {}
+    for out in outs:
+        try:
+            found = json.loads(out.read_text())
+        except (OSError, ValueError):
+            continue  # a helper that died or ran out of time: its variants compile below
+        errors |= {int(i): str(e) for i, e in found.items() if e}
+    return errors
+
+
+def helper_main(job_dir: str, indices: str, out: str) -> None:
+    """A precompile helper: the job's inputs, then the first call of each variant named."""
+    job = json.loads((Path(job_dir) / "job.json").read_text())
+    device = job.get("device", "cuda")
+    errors: dict[int, str] = {}
+    try:
+        task, inputs, spec = _setup(job, device)
+        with _no_grad_tf32(task):
+            for i in (int(x) for x in indices.split(",") if x):
+                entry = _Entry(job["variants"][i])
+                _load(entry, i, spec, device)
+                _first_call(entry, inputs)
+                errors[i] = entry.error
+    finally:
+        Path(out).write_text(json.dumps(errors))
+    os._exit(0)  # no candidate finaliser or exit hook runs
 
 
 def _first_call(entry: _Entry, inputs: list):
@@ -351,7 +447,8 @@ def _first_call(entry: _Entry, inputs: list):
     clock = time.perf_counter()
     try:
         out = entry.model(*inputs)
-        torch.cuda.synchronize()
+        if torch.cuda.is_initialized():
+            torch.cuda.synchronize()
     except Exception as e:  # an illegal config (too many registers, shared memory): data
         entry.error = f"first call: {type(e).__name__}: {e}"[:500]
         return None
