@@ -240,3 +240,36 @@ def test_precompile_kills_a_helper_at_the_deadline(tmp_path, monkeypatch):
     started = time.perf_counter()
     assert precompile(job, [1], deadline=started + 8) == {}  # no report: not an error
     assert time.perf_counter() - started < 20
+
+
+def test_compile_phase_with_helpers_and_a_budget_on_the_cpu(tmp_path, monkeypatch):
+    """The ranking worker's compile phase (on the GPU in real use) run here through the
+    interpreter: with helpers forced on, every variant agrees with the start; with no budget
+    left after the start, the others drop out with a reason."""
+    import json
+
+    from warpsmith.search.tuner import _compile_all, _Entry, _load, _no_grad_tf32, _setup
+
+    source = RELU.read_text()
+    variants = make_variants(source, find_knobs(source), limit=4)
+    paths = []
+    for v in variants:
+        paths.append(str(tmp_path / f"variant_{v.index}.py"))
+        Path(paths[-1]).write_text(v.source)
+    job = {"task": str(resolve_task("level1/relu").path), "shape": "small", "seed": 5,
+           "variants": paths, "device": "cpu", "processes": 2, "parallel_after_s": 0,
+           "threads": 2, "job_dir": str(tmp_path)}
+    (tmp_path / "job.json").write_text(json.dumps(job))
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    monkeypatch.chdir(tmp_path)
+    task, inputs, spec = _setup(job, "cpu")
+    for budget, agreed in ((240, len(paths)), (0, 1)):
+        entries = [_Entry(p) for p in paths]
+        for i, entry in enumerate(entries):
+            _load(entry, i, spec, "cpu")
+        phases = {}
+        with _no_grad_tf32(task):
+            _compile_all(entries, inputs, job | {"compile_budget_s": budget}, phases)
+        assert sum(e.agrees for e in entries) == agreed, [e.error for e in entries]
+        assert "precompile_s" in phases
+    assert all(e.error == "not compiled within the compile budget" for e in entries[1:])
