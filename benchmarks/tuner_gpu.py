@@ -8,6 +8,11 @@ passes. Prints one table and writes every number as JSON to --out (rewritten aft
 so a killed run keeps what it measured). Helion reports about 2.6 configs/s for its autotuner.
 
     PYTHONPATH=src python benchmarks/tuner_gpu.py --out /tmp/tuner.json [--variants 24]
+    # the compile helpers against the thread pool alone, on a GEMM:
+    PYTHONPATH=src python benchmarks/tuner_gpu.py --out /tmp/t1.json --tasks matmul_fp16 \
+        --variants 48 --processes 1
+    PYTHONPATH=src python benchmarks/tuner_gpu.py --out /tmp/t8.json --tasks matmul_fp16 \
+        --variants 48 --processes 8
 """
 
 from __future__ import annotations
@@ -62,6 +67,8 @@ def context(task: str, workdir: Path) -> RunContext:
 def run_case(task: str, origin: str, variants: int, settings: RankSettings) -> dict:
     clock = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
+        # A cold Triton cache for each case, so no run compiles less because another ran first.
+        os.environ["TRITON_CACHE_DIR"] = str(Path(tmp) / "triton-cache")
         ctx = context(task, Path(tmp))
         start = ctx.attempt_source(start_source(task, origin), note="start", chain=TUNE_CHAIN)
         row = {"task": task, "start": origin, "start_status": start.status,
@@ -118,15 +125,20 @@ def main() -> None:
     parser.add_argument("--variants", type=int, default=24, help="configs per task, the "
                         "start included")
     parser.add_argument("--tasks", default="", help="comma-separated task names (default all)")
+    parser.add_argument("--processes", type=int, default=None, help="compile helper processes "
+                        "(1: the worker's thread pool alone; default: RankSettings')")
     args = parser.parse_args()
+    settings = RankSettings() if args.processes is None else RankSettings(
+        processes=args.processes)
     wanted = {t for t in args.tasks.split(",") if t}
     rows: list[dict] = []
     meta = {"gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
+            "processes": settings.processes,
             "cpus": os.cpu_count()}
     for task, origin in CASES:
         if wanted and task not in wanted and task.split("/")[-1] not in wanted:
             continue
-        rows.append(run_case(task, origin, args.variants, RankSettings()))
+        rows.append(run_case(task, origin, args.variants, settings))
         print(json.dumps(rows[-1], default=str), flush=True)
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps({"meta": meta, "rows": rows}, indent=1, default=str))

@@ -244,8 +244,9 @@ def test_precompile_kills_a_helper_at_the_deadline(tmp_path, monkeypatch):
 
 def test_compile_phase_with_helpers_and_a_budget_on_the_cpu(tmp_path, monkeypatch):
     """The ranking worker's compile phase (on the GPU in real use) run here through the
-    interpreter: with helpers forced on, every variant agrees with the start; with no budget
-    left after the start, the others drop out with a reason."""
+    interpreter: with helpers forced on (after the first variant, compiled alone to time a
+    fresh compile), every variant agrees with the start; with no budget left after the
+    start, the others drop out with a reason and no helper starts."""
     import json
 
     from warpsmith.search.tuner import _compile_all, _Entry, _load, _no_grad_tf32, _setup
@@ -271,5 +272,5 @@ def test_compile_phase_with_helpers_and_a_budget_on_the_cpu(tmp_path, monkeypatc
         with _no_grad_tf32(task):
             _compile_all(entries, inputs, job | {"compile_budget_s": budget}, phases)
         assert sum(e.agrees for e in entries) == agreed, [e.error for e in entries]
-        assert "precompile_s" in phases
+        assert ("precompile_s" in phases) == (budget > 0)  # helpers only with time left
     assert all(e.error == "not compiled within the compile budget" for e in entries[1:])

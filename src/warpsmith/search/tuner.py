@@ -63,7 +63,7 @@ class RankSettings:
     warmup: int = 2  # untimed calls per variant after its first
     threads: int = min(8, os.cpu_count() or 1)  # first calls on threads in the worker
     # Compilation in processes (Triton's on-disk cache carries it to the worker's first
-    # calls): used when the start's compile time × the variants passes parallel_after_s.
+    # calls): used when one variant's compile time × the variants passes parallel_after_s.
     processes: int = max(1, min(8, (os.cpu_count() or 1) // 2))
     parallel_after_s: float = 15.0
     compile_budget_s: float = 180.0  # variants not compiled by then drop out of the ranking
@@ -339,10 +339,10 @@ def _load(entry: _Entry, index: int, spec: dict, device: str = "cuda") -> None:
 
 def _compile_all(entries: list[_Entry], inputs: list, job: dict, phases: dict) -> None:
     """The start first (its output is what the others must agree with), then every other
-    variant's first call on a thread pool: compilation is most of it, so when the start's
-    compile time says the rest would take long, helper processes compile them first. Fresh
-    memory is NaN-filled meanwhile, so a variant whose grid stops covering its output
-    disagrees. A variant not started within the compile budget drops out."""
+    variant's first call on a thread pool: compilation is most of it, so when the first
+    variant's compile time says the rest would take long, helper processes compile them
+    first. Fresh memory is NaN-filled meanwhile, so a variant whose grid stops covering its
+    output disagrees. A variant not started within the compile budget drops out."""
     import torch
     from torch.utils._pytree import tree_leaves
 
@@ -356,11 +356,6 @@ def _compile_all(entries: list[_Entry], inputs: list, job: dict, phases: dict) -
         ref = [t for t in tree_leaves(out) if isinstance(t, torch.Tensor)]
         entries[0].agrees = True
         rest = [i for i, e in enumerate(entries) if i and not e.error]
-        if _worth_processes(entries[0].compile_s, len(rest), job):
-            clock = time.perf_counter()
-            for i, error in precompile(job, rest, deadline).items():
-                entries[i].error = entries[i].error or error
-            phases["precompile_s"] = time.perf_counter() - clock
 
         def one(entry: _Entry) -> None:
             if entry.error:
@@ -372,6 +367,17 @@ def _compile_all(entries: list[_Entry], inputs: list, job: dict, phases: dict) -
                 got = _first_call(entry, inputs)
                 entry.agrees = got is not None and _agree(got, ref)
 
+        if not rest:
+            return
+        # The first variant alone: its compile time is a fresh one (the start's kernels are
+        # usually in Triton's cache already, from the start's own verification).
+        first, rest = entries[rest[0]], rest[1:]
+        one(first)
+        if _worth_processes(first.compile_s, len(rest), job):
+            clock = time.perf_counter()
+            for i, error in precompile(job, rest, deadline).items():
+                entries[i].error = entries[i].error or error
+            phases["precompile_s"] = time.perf_counter() - clock
         with ThreadPoolExecutor(max_workers=max(1, job["threads"])) as pool:
             list(pool.map(one, [entries[i] for i in rest]))
     finally:
@@ -379,12 +385,12 @@ def _compile_all(entries: list[_Entry], inputs: list, job: dict, phases: dict) -
         torch.utils.deterministic.fill_uninitialized_memory = False
 
 
-def _worth_processes(start_compile_s: float, count: int, job: dict) -> bool:
+def _worth_processes(one_compile_s: float, count: int, job: dict) -> bool:
     """Helpers cost a process start each (Python, torch, the inputs: seconds), so only when
     compiling the rest one after another would take longer than parallel_after_s."""
     processes = job.get("processes", 1)
     return processes > 1 and count > 1 and \
-        start_compile_s * count > job.get("parallel_after_s", 15.0)
+        one_compile_s * count > job.get("parallel_after_s", 15.0)
 
 
 HELPER = "import sys; from warpsmith.search.tuner import helper_main; " \
