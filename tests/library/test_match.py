@@ -91,7 +91,7 @@ def test_kernelbench_file_is_matched():
 
 @pytest.mark.parametrize("name, words", [
     ("level1/conv2d", "aten.convolution"),
-    ("level1/max_pool2d", "aten.max_pool2d_with_indices"),
+    ("level1/depthwise_conv2d", "aten.convolution"),
     ("level1/matmul_bf16", "bf16"),
     ("level1/sdpa", "no library family"),
 ])
@@ -156,3 +156,13 @@ def test_knobs_are_declared_rendered_and_checked():
     assert generated.tune["BLOCK"] == 1024 and "\nBLOCK = 1024\n" in generated.source
     with pytest.raises(UsageError, match="no knob"):
         generate("level1/softmax", tune={"BLOKC": 1024})
+
+
+def test_pooling_with_ceil_mode_is_not_covered(tmp_path):
+    source = (Path(__file__).parent / "tasks" / "max_pool_dilated.py").read_text()
+    path = tmp_path / "ceil.py"
+    path.write_text(source.replace("dilation=2)", "dilation=2, ceil_mode=True)"))
+    assert isinstance(match_task(load_task(path)), NoMatch)
+    m = match_task(load_task(Path(__file__).parent / "tasks" / "avg_pool_uncounted.py"))
+    assert (m.params["kernel"], m.params["stride"], m.params["count_include_pad"]) == \
+        ((2, 3), (2, 3), False)

@@ -23,6 +23,7 @@ from . import (  # noqa: F401 (each module registers its family)
     layer_norm,
     matmul,
     mse_loss,
+    pool2d,
     reduce,
     rms_norm,
     softmax,
