@@ -30,13 +30,13 @@ REQUIRED = {
     "level1/layer_norm": "layer_norm", "level1/rms_norm": "rms_norm",
     "level1/sum_last_dim": "reduce", "level1/argmax": "reduce", "level1/cumsum": "cumsum",
     "level1/avg_pool2d": "pool2d", "level1/max_pool2d": "pool2d",
+    "level1/sdpa_causal": "attention",
 }
 # Not covered yet, each with a word its reason must contain.
 NOT_COVERED = {
     "level1/conv1d": "convolution", "level1/conv2d": "convolution",
     "level1/depthwise_conv2d": "convolution",
-    "level1/matmul_bf16": "bf16", "level1/sdpa": "no library family",
-    "level1/sdpa_causal": "no library family",
+    "level1/matmul_bf16": "bf16", "level1/sdpa": "bf16 attention",
 }
 # Small knobs force the paths the small shapes would not reach: rows wider than ROW_MAX,
 # reductions longer than one BLOCK, column tiles shorter than the reduced dim.
@@ -51,15 +51,17 @@ VARIANTS = {
     "level1/kl_div": {"BLOCK": 64, "SUM_BLOCK": 16},
     "level1/matmul_fp16": {"BLOCK_M": 32, "BLOCK_N": 16, "BLOCK_K": 32, "GROUP_M": 2},
     "level1/max_pool2d": {"BLOCK_H": 4, "BLOCK_W": 8},
+    "level1/sdpa_causal": {"BLOCK_M": 16, "BLOCK_N": 16},
 }
 
 # Task files of our own for paths no built-in task reaches: every pointwise form, two inputs,
-# keepdim, an arg-reduction over column tiles, pooling's uncounted padding, divisor and dilation.
+# keepdim, an arg-reduction over column tiles, pooling's uncounted padding, divisor and dilation,
+# fp32 attention with a head size no power of two.
 OWN = Path(__file__).parent / "tasks"
 OWN_TASKS = {"pointwise_unary": "elementwise", "pointwise_binary": "elementwise",
              "amin_keepdim": "reduce", "argmin_middle": "reduce",
              "avg_pool_uncounted": "pool2d", "avg_pool_divisor": "pool2d",
-             "max_pool_dilated": "pool2d"}
+             "max_pool_dilated": "pool2d", "attention_fp32": "attention"}
 
 
 def _verify(job: tuple[str, str, str]) -> tuple[str, str]:

@@ -93,7 +93,7 @@ def test_kernelbench_file_is_matched():
     ("level1/conv2d", "aten.convolution"),
     ("level1/depthwise_conv2d", "aten.convolution"),
     ("level1/matmul_bf16", "bf16"),
-    ("level1/sdpa", "no library family"),
+    ("level1/sdpa", "bf16 attention"),
 ])
 def test_builtin_tasks_not_covered_say_why(name, words):
     result = generate(name)
@@ -166,3 +166,15 @@ def test_pooling_with_ceil_mode_is_not_covered(tmp_path):
     m = match_task(load_task(Path(__file__).parent / "tasks" / "avg_pool_uncounted.py"))
     assert (m.params["kernel"], m.params["stride"], m.params["count_include_pad"]) == \
         ((2, 3), (2, 3), False)
+
+
+@pytest.mark.parametrize("call", [
+    "F.scaled_dot_product_attention(q, k, v, scale=0.3)",
+    "F.scaled_dot_product_attention(q, k, v, attn_mask=q[0, 0, :, :1] > 0)",
+    "torch.softmax(q @ k.transpose(-2, -1), dim=-1) @ v",
+])
+def test_attention_needs_sdpa_default_scale_and_no_mask(tmp_path, call):
+    source = (Path(__file__).parent / "tasks" / "attention_fp32.py").read_text()
+    path = tmp_path / "attention.py"
+    path.write_text(source.replace("F.scaled_dot_product_attention(q, k, v)", call))
+    assert isinstance(match_task(load_task(path)), NoMatch)

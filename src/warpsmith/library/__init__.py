@@ -14,6 +14,7 @@ from pathlib import Path
 from ..tasks.suite import resolve_task
 from ..types import Task
 from . import (  # noqa: F401 (each module registers its family)
+    attention,
     cross_entropy,
     cumsum,
     elementwise,
