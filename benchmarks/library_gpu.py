@@ -34,6 +34,7 @@ os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT / "src"),
 
 from warpsmith.bench import BenchSettings, BenchStore, Options, bench  # noqa: E402
 from warpsmith.bench.runner import resume  # noqa: E402
+from warpsmith.errors import UsageError  # noqa: E402
 from warpsmith.executors import opened  # noqa: E402
 from warpsmith.store.runs import RunStore  # noqa: E402
 from warpsmith.tasks.suite import resolve_task, suite_root, task_files  # noqa: E402
@@ -134,8 +135,11 @@ def thorough_row(args, db: Path, executor, kernels: Path, item) -> dict:
 
 def task_of(suite: str, name: str):
     """A bench item's task: a built-in name, or a file of a folder suite."""
-    files = {n: path for n, _, path in task_files(suite_root(suite))}
-    return resolve_task(str(files[name]) if name in files else name)
+    try:
+        return resolve_task(name)
+    except UsageError:
+        files = {n: path for n, _, path in task_files(suite_root(suite))}
+        return resolve_task(str(files[name]))
 
 
 def untuned(db: Path, run_id: str | None) -> float | None:

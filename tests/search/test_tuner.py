@@ -213,8 +213,9 @@ def test_precompile_helpers_make_each_variants_first_call_and_report_failures(
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")
     monkeypatch.chdir(tmp_path)
     indices = list(range(1, len(paths)))
-    errors = precompile(job, indices, deadline=time.perf_counter() + 240)
+    errors, done = precompile(job, indices, deadline=time.perf_counter() + 240)
     assert set(errors) == {len(paths) - 1} and "broken on import" in errors[len(paths) - 1]
+    assert done == set(indices) - set(errors)
     shares = [json.loads((tmp_path / f"precompiled-{k}.json").read_text()) for k in (0, 1)]
     assert sorted(int(i) for share in shares for i in share) == indices  # all, split in two
     # Spent only where serial compiling would be slow, and only with processes to spare.
@@ -238,15 +239,35 @@ def test_precompile_kills_a_helper_at_the_deadline(tmp_path, monkeypatch):
     monkeypatch.setenv("TRITON_INTERPRET", "1")
     monkeypatch.chdir(tmp_path)
     started = time.perf_counter()
-    assert precompile(job, [1], deadline=started + 8) == {}  # no report: not an error
+    assert precompile(job, [1], deadline=started + 8) == ({}, set())  # cut short: no error
     assert time.perf_counter() - started < 20
+
+
+def test_a_variant_that_kills_its_helper_drops_out(tmp_path, monkeypatch):
+    import json
+    import time
+
+    from warpsmith.search.tuner import precompile
+
+    crash = tmp_path / "crash.py"
+    crash.write_text("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n")
+    job = {"task": str(resolve_task("level1/relu").path), "shape": "small", "seed": 3,
+           "variants": [str(RELU), str(crash), str(RELU)], "device": "cpu", "processes": 1,
+           "job_dir": str(tmp_path)}
+    (tmp_path / "job.json").write_text(json.dumps(job))
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    monkeypatch.chdir(tmp_path)
+    errors, done = precompile(job, [1, 2], deadline=time.perf_counter() + 120)
+    assert "crashed a precompile helper (SIGKILL)" in errors[1] and done == set()
 
 
 def test_compile_phase_with_helpers_and_a_budget_on_the_cpu(tmp_path, monkeypatch):
     """The ranking worker's compile phase (on the GPU in real use) run here through the
     interpreter: with helpers forced on (after the first variant, compiled alone to time a
     fresh compile), every variant agrees with the start; with no budget left after the
-    start, the others drop out with a reason and no helper starts."""
+    start, the others drop out with a reason and no helper starts. One worker thread: the
+    interpreter patches triton.language globally, so two interpreted first calls at once
+    can break each other (on a GPU nothing is interpreted)."""
     import json
 
     from warpsmith.search.tuner import _compile_all, _Entry, _load, _no_grad_tf32, _setup
@@ -259,7 +280,7 @@ def test_compile_phase_with_helpers_and_a_budget_on_the_cpu(tmp_path, monkeypatc
         Path(paths[-1]).write_text(v.source)
     job = {"task": str(resolve_task("level1/relu").path), "shape": "small", "seed": 5,
            "variants": paths, "device": "cpu", "processes": 2, "parallel_after_s": 0,
-           "threads": 2, "job_dir": str(tmp_path)}
+           "threads": 1, "job_dir": str(tmp_path)}
     (tmp_path / "job.json").write_text(json.dumps(job))
     monkeypatch.setenv("TRITON_INTERPRET", "1")
     monkeypatch.chdir(tmp_path)
@@ -274,3 +295,37 @@ def test_compile_phase_with_helpers_and_a_budget_on_the_cpu(tmp_path, monkeypatc
         assert sum(e.agrees for e in entries) == agreed, [e.error for e in entries]
         assert ("precompile_s" in phases) == (budget > 0)  # helpers only with time left
     assert all(e.error == "not compiled within the compile budget" for e in entries[1:])
+
+
+def test_variants_a_helper_compiled_keep_their_place_after_the_budget(tmp_path, monkeypatch):
+    """One helper is still on a slow variant at the deadline: the variants the other helpers
+    compiled are cached and still rank; only what was not compiled drops out."""
+    import json
+
+    from warpsmith.search.tuner import _compile_all, _Entry, _load, _no_grad_tf32, _setup
+
+    source = RELU.read_text()
+    variants = make_variants(source, find_knobs(source), limit=5)
+    paths = []
+    for v in variants:
+        paths.append(str(tmp_path / f"variant_{v.index}.py"))
+        Path(paths[-1]).write_text(v.source)
+    slow = tmp_path / "slow.py"
+    slow.write_text(source.replace("    def forward(self, x):",
+                                   "    def forward(self, x):\n        __import__('time')"
+                                   ".sleep(40)"))
+    paths.append(str(slow))  # index 5: last of the second helper's share [3, 5]
+    job = {"task": str(resolve_task("level1/relu").path), "shape": "small", "seed": 5,
+           "variants": paths, "device": "cpu", "processes": 2, "parallel_after_s": 0,
+           "threads": 1, "job_dir": str(tmp_path), "compile_budget_s": 25}
+    (tmp_path / "job.json").write_text(json.dumps(job))
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    monkeypatch.chdir(tmp_path)
+    task, inputs, spec = _setup(job, "cpu")
+    entries = [_Entry(p) for p in paths]
+    for i, entry in enumerate(entries):
+        _load(entry, i, spec, "cpu")
+    with _no_grad_tf32(task):
+        _compile_all(entries, inputs, job, {})
+    assert [e.agrees for e in entries] == [True] * 5 + [False], [e.error for e in entries]
+    assert entries[5].error == "not compiled within the compile budget"

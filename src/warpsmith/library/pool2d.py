@@ -37,7 +37,7 @@ def pool2d_kernel(x_ptr, out_ptr, H, W, OH, OW,
                 acc += tl.load(x_plane + ih * W + iw, mask=m, other=0.0).to(tl.float32)
                 count += m.to(tl.float32)
     if not IS_MAX:
-        if DIVISOR > 0:
+        if DIVISOR != 0:  # divisor_override (torch refuses 0, allows a negative one)
             acc = acc / DIVISOR
         elif COUNT_PAD:
             acc = acc / (KH * KW)  # without ceil_mode every window lies inside the padding

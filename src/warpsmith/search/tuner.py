@@ -357,10 +357,10 @@ def _compile_all(entries: list[_Entry], inputs: list, job: dict, phases: dict) -
         entries[0].agrees = True
         rest = [i for i, e in enumerate(entries) if i and not e.error]
 
-        def one(entry: _Entry) -> None:
+        def one(entry: _Entry, cached: bool = False) -> None:
             if entry.error:
                 return
-            if time.perf_counter() > deadline:
+            if time.perf_counter() > deadline and not cached:  # cached: a load, not a compile
                 entry.error = "not compiled within the compile budget"
                 return
             with torch.no_grad():  # grad mode is per thread
@@ -373,13 +373,15 @@ def _compile_all(entries: list[_Entry], inputs: list, job: dict, phases: dict) -
         # usually in Triton's cache already, from the start's own verification).
         first, rest = entries[rest[0]], rest[1:]
         one(first)
+        cached: set[int] = set()
         if _worth_processes(first.compile_s, len(rest), job):
             clock = time.perf_counter()
-            for i, error in precompile(job, rest, deadline).items():
+            errors, cached = precompile(job, rest, deadline)
+            for i, error in errors.items():
                 entries[i].error = entries[i].error or error
             phases["precompile_s"] = time.perf_counter() - clock
         with ThreadPoolExecutor(max_workers=max(1, job["threads"])) as pool:
-            list(pool.map(one, [entries[i] for i in rest]))
+            list(pool.map(lambda i: one(entries[i], i in cached), rest))
     finally:
         torch.use_deterministic_algorithms(False)
         torch.utils.deterministic.fill_uninitialized_memory = False
@@ -397,12 +399,17 @@ HELPER = "import sys; from warpsmith.search.tuner import helper_main; " \
          "helper_main(sys.argv[1], sys.argv[2], sys.argv[3])"
 
 
-def precompile(job: dict, indices: list[int], deadline: float) -> dict[int, str]:
+RUNNING = "running"  # a helper's mark on the variant it is compiling
+
+
+def precompile(job: dict, indices: list[int], deadline: float) -> tuple[dict[int, str],
+                                                                        set[int]]:
     """Compile variants `indices` in job["processes"] helper processes (a share each), each
     making its variants' first calls; their compiled kernels land in Triton's on-disk cache.
-    Returns {index: error} for the variants a helper could not load or run (they drop out).
-    Helpers run in the ranking worker's sandbox (its process group); one still running at
-    the deadline is killed, and what it compiled so far is in the cache all the same."""
+    Returns ({index: error} for the variants that failed in a helper, which drop out; the
+    indices compiled, which load from the cache and need no budget). Helpers run in the
+    ranking worker's sandbox (its process group); one still running at the deadline is
+    killed, and what it had not finished is left to the worker."""
     count = max(1, min(job["processes"], len(indices)))
     shares = [indices[k::count] for k in range(count)]
     outs = [Path.cwd() / f"precompiled-{k}.json" for k in range(count)]
@@ -410,38 +417,86 @@ def precompile(job: dict, indices: list[int], deadline: float) -> dict[int, str]
         [sys.executable, "-c", HELPER, job["job_dir"], ",".join(map(str, share)), str(out)],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for share, out in zip(shares, outs, strict=True)]
-    for helper in helpers:
+    killed = set()
+    for k, helper in enumerate(helpers):
         try:
             helper.wait(timeout=max(0.0, deadline - time.perf_counter()))
         except subprocess.TimeoutExpired:
             helper.kill()
             helper.wait()
-    errors = {}
-    for out in outs:
-        try:
-            found = json.loads(out.read_text())
-        except (OSError, ValueError):
-            continue  # a helper that died or ran out of time: its variants compile below
-        errors |= {int(i): str(e) for i, e in found.items() if e}
-    return errors
+            killed.add(k)
+    errors, done = {}, set()
+    for k, out in enumerate(outs):
+        for i, state in _read_marks(out).items():
+            if state == RUNNING:  # died on it (a compiler crash) unless killed at the deadline
+                if k not in killed:
+                    errors[i] = "crashed a precompile helper " \
+                                f"({sandbox.signal_name(helpers[k].returncode)})"
+            elif state:
+                errors[i] = state
+            else:
+                done.add(i)
+    return errors, done
+
+
+def _read_marks(path: Path) -> dict[int, str]:
+    try:
+        return {int(i): str(v) for i, v in json.loads(path.read_text()).items()}
+    except (OSError, ValueError, AttributeError):
+        return {}  # a helper that died before its first mark: the worker compiles its share
 
 
 def helper_main(job_dir: str, indices: str, out: str) -> None:
-    """A precompile helper: the job's inputs, then the first call of each variant named."""
+    """A precompile helper: the job's inputs, then each named variant's first call, marking
+    each as running, then done ("") or failed (its error), in `out` after every step. It
+    stops at an error that leaves the GPU unusable (out of memory, a broken CUDA context);
+    what it did not reach the worker compiles itself."""
     job = json.loads((Path(job_dir) / "job.json").read_text())
     device = job.get("device", "cuda")
-    errors: dict[int, str] = {}
-    try:
-        task, inputs, spec = _setup(job, device)
-        with _no_grad_tf32(task):
-            for i in (int(x) for x in indices.split(",") if x):
-                entry = _Entry(job["variants"][i])
-                _load(entry, i, spec, device)
-                _first_call(entry, inputs)
-                errors[i] = entry.error
-    finally:
-        Path(out).write_text(json.dumps(errors))
+    marks: dict[int, str] = {}
+    task, inputs, spec = _setup(job, device)
+    with _no_grad_tf32(task):
+        for i in (int(x) for x in indices.split(",") if x):
+            _mark(out, marks, i, RUNNING)
+            entry = _Entry(job["variants"][i])
+            _load(entry, i, spec, device)
+            _first_call(entry, inputs)
+            usable = _gpu_usable(device, entry.error)
+            if not usable and "out of memory" in entry.error.lower():
+                del marks[i]  # not this variant's fault: the worker tries it
+                _write_marks(out, marks)
+                break
+            _mark(out, marks, i, entry.error)
+            if not usable:
+                break  # this variant broke the context: it drops out, the rest go back
     os._exit(0)  # no candidate finaliser or exit hook runs
+
+
+def _mark(out: str, marks: dict[int, str], index: int, state: str) -> None:
+    marks[index] = state
+    _write_marks(out, marks)
+
+
+def _write_marks(out: str, marks: dict[int, str]) -> None:
+    tmp = f"{out}.tmp"
+    Path(tmp).write_text(json.dumps(marks))
+    os.replace(tmp, out)  # the worker never reads half a file
+
+
+def _gpu_usable(device: str, error: str) -> bool:
+    if not error:
+        return True
+    if "out of memory" in error.lower():
+        return False
+    if device != "cuda":
+        return True
+    import torch
+
+    try:
+        torch.cuda.synchronize()
+        return True
+    except Exception:
+        return False
 
 
 def _first_call(entry: _Entry, inputs: list):
