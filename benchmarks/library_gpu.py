@@ -58,6 +58,7 @@ def parse_args() -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--dir", type=Path, required=True, help="store, kernels and results")
     p.add_argument("--suite", default="builtin/level1")
+    p.add_argument("--tasks", default=None, help="only these tasks, comma-separated")
     p.add_argument("--depth", type=int, default=1, help="knob-tuner rounds per task (≤3)")
     p.add_argument("--no-tune", action="store_true", help="skip the generic tuner")
     p.add_argument("--executor", default="local")
@@ -88,8 +89,9 @@ def run_bench(args, db: Path, executor) -> str:
         return resume(open_ones[0].id, db, on_progress=progress, executor=executor).bench_id
     settings = BenchSettings(device=args.device, profile="quick")
     options = Options(depth=args.depth, tune=not args.no_tune)
+    only = [n for n in (args.tasks or "").split(",") if n] or None
     return bench(args.suite, "library", settings, options, db=db, executor=executor,
-                 on_progress=progress).bench_id
+                 on_progress=progress, only=only).bench_id
 
 
 def reverify(args, db: Path, bench_id: str, executor, rows: list, out: Path) -> list:

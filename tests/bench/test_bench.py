@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from warpsmith.bench import BenchSettings, bench
 from warpsmith.cli.main import cli as cli_group
+from warpsmith.errors import UsageError
 from warpsmith.report import load_report
 
 EXPECTED = {"level1/relu": "passed", "level1/sigmoid": "passed", "level1/silu": "no_candidate",
@@ -131,3 +132,21 @@ def test_report_command_writes_markdown_json_and_compares(uninterrupted, tmp_pat
     missing = subprocess.run(cli("report", "bench-nope"), env=dict(os.environ, WARPSMITH_DB=str(
         db)), capture_output=True, text=True, timeout=120)
     assert missing.returncode == 2 and "no bench" in missing.stderr
+
+
+def test_tasks_option_benches_only_the_named_tasks(small, tmp_path, monkeypatch):
+    suite, kernels = small
+    monkeypatch.setenv("WARPSMITH_HOME", str(tmp_path))
+    db = tmp_path / "store.sqlite"
+    runner = CliRunner()
+    run = runner.invoke(cli_group, ["bench", str(suite), "--generator", f"dir:{kernels}",
+                                    "--device", "cpu", "--tasks", "relu,level1/silu",
+                                    "--db", str(db), "--json"])
+    assert run.exit_code == 0, run.output
+    report = json.loads(run.output[run.output.index("{"):])
+    assert {r["task"]: r["status"] for r in report["tasks"]} == {
+        "level1/relu": "passed", "level1/silu": "no_candidate"}
+    bad = runner.invoke(cli_group, ["bench", str(suite), "--generator", f"dir:{kernels}",
+                                    "--device", "cpu", "--tasks", "relu,nope", "--db", str(db)])
+    # A usage error before anything is recorded (the `warpsmith` entry point exits 2 on it).
+    assert isinstance(bad.exception, UsageError) and "no task nope" in str(bad.exception)

@@ -84,13 +84,17 @@ def bench(suite: str | Path, generator: str, settings: BenchSettings = DEFAULT_S
           options: Options = DEFAULT_OPTIONS, db: Path | None = None, provider_settings=None,
           on_progress: Callable[[Progress], None] = noop,
           on_start: Callable[[str], None] = noop,
-          executor: Executor | str | None = None) -> BenchResult:
-    """`executor`: a spec ("inline", "local", "ray://…"), or an executor the caller owns."""
+          executor: Executor | str | None = None,
+          only: list[str] | None = None) -> BenchResult:
+    """`executor`: a spec ("inline", "local", "ray://…"), or an executor the caller owns;
+    `only`: some of the suite's tasks, by name ("level1/relu" or "relu")."""
     make_generator(generator, options, provider_settings)  # a bad spec fails before recording
     spec = spec_of(executor)
     tasks, errors = load_suite(suite)
     if not tasks:
         raise UsageError(f"suite {suite} has no loadable task (see `warpsmith tasks list`)")
+    if only:
+        tasks = select(tasks, only, suite)
     store = BenchStore(db or config.db_path())
     bench_id = store.new_bench(_suite_ref(suite), canonical(generator), {
         "samples": settings.samples, "device": settings.device, "profile": settings.profile,
@@ -100,6 +104,18 @@ def bench(suite: str | Path, generator: str, settings: BenchSettings = DEFAULT_S
     store.close()
     on_start(bench_id)
     return resume(bench_id, db, provider_settings, on_progress, executor=executor)
+
+
+def select(tasks: list[Task], names: list[str], suite) -> list[Task]:
+    """The suite's tasks named in `names` (full or last part of the name), in suite order."""
+    short = {t.name.rsplit("/", 1)[-1]: t.name for t in tasks}
+    full = {t.name for t in tasks}
+    unknown = [n for n in names if n not in full and n not in short]
+    if unknown:
+        raise UsageError(f"no task {', '.join(unknown)} in suite {suite} "
+                         "(see `warpsmith tasks list`)")
+    wanted = {short.get(n, n) for n in names}
+    return [t for t in tasks if t.name in wanted]
 
 
 def resume(bench_id: str, db: Path | None = None, provider_settings=None,

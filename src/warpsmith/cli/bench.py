@@ -24,6 +24,8 @@ err = Console(stderr=True)
 @click.argument("suite", required=False)
 @click.option("--generator", "generator", help="dir:PATH (existing candidate files) or "
               "llm:STRATEGY:MODEL_SPEC, e.g. llm:refine:openai:gpt-4.1.")
+@click.option("--tasks", "only", default=None, metavar="NAMES",
+              help="Only these tasks of SUITE, comma-separated (level1/relu or relu).")
 @click.option("--samples", type=int, default=1, show_default=True,
               help="K independent samples per task; the report takes the best verified one.")
 @click.option("--budget", default=None, help="Limits for the whole bench, e.g. usd=20,calls=400,"
@@ -52,7 +54,7 @@ err = Console(stderr=True)
               help="SQLite store [default: $WARPSMITH_DB or ~/.cache/warpsmith/"
                    "warpsmith.sqlite]")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON report at the end.")
-def bench_command(suite, generator, samples, budget, device, profile, language, width, depth,
+def bench_command(suite, generator, only, samples, budget, device, profile, language, width, depth,
                   no_tune, executor, resume_id, db, as_json) -> int:
     """Score a generator over SUITE: every task × K samples, verified, committed one by one.
 
@@ -63,6 +65,7 @@ def bench_command(suite, generator, samples, budget, device, profile, language, 
       warpsmith bench ~/KernelBench/KernelBench/level1 --generator dir:~/KernelBench/runs/r1
       warpsmith bench builtin/level1 --generator llm:refine:openai:gpt-4.1 --budget usd=20
       warpsmith bench builtin/level1 --generator library --executor local
+      warpsmith bench builtin/level1 --generator library --tasks relu,softmax,sdpa_causal
       warpsmith bench --resume bench-20261130-101500-a1b2c3
     """
     store = Path(db) if db else db_path()
@@ -79,13 +82,21 @@ def bench_command(suite, generator, samples, budget, device, profile, language, 
                 result = bench(_suite(suite), _generator(generator), _settings(
                     samples, device, profile, limits),
                     Options(language, width, depth, tune=not no_tune), store,
-                    on_progress=view.update, on_start=view.start, executor=executor)
+                    on_progress=view.update, on_start=view.start, executor=executor,
+                    only=_names(only))
     except KeyboardInterrupt:
         err.print(f"interrupted; continue with: warpsmith bench --resume {view.bench_id}",
                   highlight=False, soft_wrap=True)  # one line, to copy
         return 1
     _finish(result, store, as_json)
     return 0 if result.status == "finished" else 1
+
+
+def _names(only: str | None) -> list[str] | None:
+    names = [n.strip() for n in (only or "").split(",") if n.strip()]
+    if only is not None and not names:
+        raise UsageError("--tasks needs at least one task name")
+    return names or None
 
 
 def _suite(suite: str | None) -> str:
