@@ -12,8 +12,8 @@ must, and how long each did wait.
        verifies, overlapping the calls and the previous candidate's comparison.
 
 Work that runs a candidate on a GPU outside the executor (the tuner's ranking, the judge's
-profiler) runs on this process's default GPU, which an executor worker may be timing on: it
-takes every gpu slot (`exclusive`).
+profiler) takes every gpu slot of its run (`exclusive`) and a GPU the executor lends, where
+no other run's verification is timed meanwhile (RunContext.gpu_slot, executors.lend_gpu).
 
 Each lane counts the seconds its slots were busy and the seconds work waited for a slot; a
 run's summary reports both (`summary`).
