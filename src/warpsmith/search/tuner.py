@@ -461,13 +461,12 @@ def helper_main(job_dir: str, indices: str, out: str) -> None:
             entry = _Entry(job["variants"][i])
             _load(entry, i, spec, device)
             _first_call(entry, inputs)
-            usable = _gpu_usable(device, entry.error)
-            if not usable and "out of memory" in entry.error.lower():
+            if "out of memory" in entry.error.lower():
                 del marks[i]  # not this variant's fault: the worker tries it
                 _write_marks(out, marks)
                 break
             _mark(out, marks, i, entry.error)
-            if not usable:
+            if entry.error and not _context_ok(device):
                 break  # this variant broke the context: it drops out, the rest go back
     os._exit(0)  # no candidate finaliser or exit hook runs
 
@@ -483,11 +482,8 @@ def _write_marks(out: str, marks: dict[int, str]) -> None:
     os.replace(tmp, out)  # the worker never reads half a file
 
 
-def _gpu_usable(device: str, error: str) -> bool:
-    if not error:
-        return True
-    if "out of memory" in error.lower():
-        return False
+def _context_ok(device: str) -> bool:
+    """False once a CUDA error has left this process's context unusable."""
     if device != "cuda":
         return True
     import torch
