@@ -189,6 +189,39 @@ def test_ranking_worker_runs_in_the_sandbox_and_a_failure_comes_back_as_data():
     assert ranking.wall_s > 0
 
 
+def _variant_files(tmp_path, limit: int) -> list[str]:
+    """The relu start's first `limit` variants, written as files (variant 0 is the start)."""
+    source = RELU.read_text()
+    paths = []
+    for v in make_variants(source, find_knobs(source), limit=limit):
+        paths.append(str(tmp_path / f"variant_{v.index}.py"))
+        Path(paths[-1]).write_text(v.source)
+    return paths
+
+
+def _cpu_job(tmp_path, monkeypatch, paths: list[str], **settings) -> dict:
+    """A ranking job for the interpreter in tmp_path (job.json, the cwd helpers write to)."""
+    import json
+
+    job = {"task": str(resolve_task("level1/relu").path), "shape": "small", "seed": 3,
+           "variants": paths, "device": "cpu", "job_dir": str(tmp_path)} | settings
+    (tmp_path / "job.json").write_text(json.dumps(job))
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    monkeypatch.chdir(tmp_path)
+    return job
+
+
+def _loaded(job: dict):
+    """(task, inputs, entries) as the ranking worker has them before its compile phase."""
+    from warpsmith.search.tuner import _Entry, _load, _setup
+
+    task, inputs, spec = _setup(job, "cpu")
+    entries = [_Entry(p) for p in job["variants"]]
+    for i, entry in enumerate(entries):
+        _load(entry, i, spec, "cpu")
+    return task, inputs, entries
+
+
 def test_precompile_helpers_make_each_variants_first_call_and_report_failures(
         tmp_path, monkeypatch):
     """The helper processes the ranking worker starts when compiling is slow, run here on the
@@ -198,20 +231,11 @@ def test_precompile_helpers_make_each_variants_first_call_and_report_failures(
 
     from warpsmith.search.tuner import _worth_processes, precompile
 
-    source = RELU.read_text()
-    variants = make_variants(source, find_knobs(source), limit=4)
-    paths = []
-    for v in variants:
-        paths.append(str(tmp_path / f"variant_{v.index}.py"))
-        Path(paths[-1]).write_text(v.source)
+    paths = _variant_files(tmp_path, limit=4)
     paths.append(str(tmp_path / "broken.py"))
     Path(paths[-1]).write_text("raise RuntimeError('broken on import')\n")
-    job = {"task": str(resolve_task("level1/relu").path), "shape": "small", "seed": 3,
-           "variants": paths, "device": "cpu", "processes": 2, "job_dir": str(tmp_path)}
-    (tmp_path / "job.json").write_text(json.dumps(job))
-    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    job = _cpu_job(tmp_path, monkeypatch, paths, processes=2)
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")
-    monkeypatch.chdir(tmp_path)
     indices = list(range(1, len(paths)))
     errors, done = precompile(job, indices, deadline=time.perf_counter() + 240)
     assert set(errors) == {len(paths) - 1} and "broken on import" in errors[len(paths) - 1]
@@ -225,38 +249,26 @@ def test_precompile_helpers_make_each_variants_first_call_and_report_failures(
 
 
 def test_precompile_kills_a_helper_at_the_deadline(tmp_path, monkeypatch):
-    import json
     import time
 
     from warpsmith.search.tuner import precompile
 
     slow = tmp_path / "slow.py"
     slow.write_text("import time\ntime.sleep(60)\n")
-    job = {"task": str(resolve_task("level1/relu").path), "shape": "small", "seed": 3,
-           "variants": [str(RELU), str(slow)], "device": "cpu", "processes": 2,
-           "job_dir": str(tmp_path)}
-    (tmp_path / "job.json").write_text(json.dumps(job))
-    monkeypatch.setenv("TRITON_INTERPRET", "1")
-    monkeypatch.chdir(tmp_path)
+    job = _cpu_job(tmp_path, monkeypatch, [str(RELU), str(slow)], processes=2)
     started = time.perf_counter()
     assert precompile(job, [1], deadline=started + 8) == ({}, set())  # cut short: no error
     assert time.perf_counter() - started < 20
 
 
 def test_a_variant_that_kills_its_helper_drops_out(tmp_path, monkeypatch):
-    import json
     import time
 
     from warpsmith.search.tuner import precompile
 
     crash = tmp_path / "crash.py"
     crash.write_text("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n")
-    job = {"task": str(resolve_task("level1/relu").path), "shape": "small", "seed": 3,
-           "variants": [str(RELU), str(crash), str(RELU)], "device": "cpu", "processes": 1,
-           "job_dir": str(tmp_path)}
-    (tmp_path / "job.json").write_text(json.dumps(job))
-    monkeypatch.setenv("TRITON_INTERPRET", "1")
-    monkeypatch.chdir(tmp_path)
+    job = _cpu_job(tmp_path, monkeypatch, [str(RELU), str(crash), str(RELU)], processes=1)
     errors, done = precompile(job, [1, 2], deadline=time.perf_counter() + 120)
     assert "crashed a precompile helper (SIGKILL)" in errors[1] and done == set()
 
@@ -268,27 +280,14 @@ def test_compile_phase_with_helpers_and_a_budget_on_the_cpu(tmp_path, monkeypatc
     start, the others drop out with a reason and no helper starts. One worker thread: the
     interpreter patches triton.language globally, so two interpreted first calls at once
     can break each other (on a GPU nothing is interpreted)."""
-    import json
 
-    from warpsmith.search.tuner import _compile_all, _Entry, _load, _no_grad_tf32, _setup
+    from warpsmith.search.tuner import _compile_all, _no_grad_tf32
 
-    source = RELU.read_text()
-    variants = make_variants(source, find_knobs(source), limit=4)
-    paths = []
-    for v in variants:
-        paths.append(str(tmp_path / f"variant_{v.index}.py"))
-        Path(paths[-1]).write_text(v.source)
-    job = {"task": str(resolve_task("level1/relu").path), "shape": "small", "seed": 5,
-           "variants": paths, "device": "cpu", "processes": 2, "parallel_after_s": 0,
-           "threads": 1, "job_dir": str(tmp_path)}
-    (tmp_path / "job.json").write_text(json.dumps(job))
-    monkeypatch.setenv("TRITON_INTERPRET", "1")
-    monkeypatch.chdir(tmp_path)
-    task, inputs, spec = _setup(job, "cpu")
+    paths = _variant_files(tmp_path, limit=4)
+    job = _cpu_job(tmp_path, monkeypatch, paths, seed=5, processes=2, parallel_after_s=0,
+                   threads=1)
     for budget, agreed in ((240, len(paths)), (0, 1)):
-        entries = [_Entry(p) for p in paths]
-        for i, entry in enumerate(entries):
-            _load(entry, i, spec, "cpu")
+        task, inputs, entries = _loaded(job)
         phases = {}
         with _no_grad_tf32(task):
             _compile_all(entries, inputs, job | {"compile_budget_s": budget}, phases)
@@ -300,31 +299,18 @@ def test_compile_phase_with_helpers_and_a_budget_on_the_cpu(tmp_path, monkeypatc
 def test_variants_a_helper_compiled_keep_their_place_after_the_budget(tmp_path, monkeypatch):
     """One helper is still on a slow variant at the deadline: the variants the other helpers
     compiled are cached and still rank; only what was not compiled drops out."""
-    import json
 
-    from warpsmith.search.tuner import _compile_all, _Entry, _load, _no_grad_tf32, _setup
+    from warpsmith.search.tuner import _compile_all, _no_grad_tf32
 
-    source = RELU.read_text()
-    variants = make_variants(source, find_knobs(source), limit=5)
-    paths = []
-    for v in variants:
-        paths.append(str(tmp_path / f"variant_{v.index}.py"))
-        Path(paths[-1]).write_text(v.source)
+    paths = _variant_files(tmp_path, limit=5)
     slow = tmp_path / "slow.py"
-    slow.write_text(source.replace("    def forward(self, x):",
+    slow.write_text(RELU.read_text().replace("    def forward(self, x):",
                                    "    def forward(self, x):\n        __import__('time')"
                                    ".sleep(40)"))
     paths.append(str(slow))  # index 5: last of the second helper's share [3, 5]
-    job = {"task": str(resolve_task("level1/relu").path), "shape": "small", "seed": 5,
-           "variants": paths, "device": "cpu", "processes": 2, "parallel_after_s": 0,
-           "threads": 1, "job_dir": str(tmp_path), "compile_budget_s": 25}
-    (tmp_path / "job.json").write_text(json.dumps(job))
-    monkeypatch.setenv("TRITON_INTERPRET", "1")
-    monkeypatch.chdir(tmp_path)
-    task, inputs, spec = _setup(job, "cpu")
-    entries = [_Entry(p) for p in paths]
-    for i, entry in enumerate(entries):
-        _load(entry, i, spec, "cpu")
+    job = _cpu_job(tmp_path, monkeypatch, paths, seed=5, processes=2, parallel_after_s=0,
+                   threads=1, compile_budget_s=25)
+    task, inputs, entries = _loaded(job)
     with _no_grad_tf32(task):
         _compile_all(entries, inputs, job, {})
     assert [e.agrees for e in entries] == [True] * 5 + [False], [e.error for e in entries]
