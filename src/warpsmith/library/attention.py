@@ -8,7 +8,7 @@ fp32 inputs use the task's dot precision."""
 from __future__ import annotations
 
 from .registry import register
-from .render import constructor, fill, header, signature
+from .render import constructor, dot_precision, fill, header, signature
 
 KERNEL = '''
 @triton.jit
@@ -78,8 +78,6 @@ class Attention:
 
     def render(self, params: dict, tune: dict[str, int]) -> str:
         q, k, v = params["args"]
-        precision = f', input_precision="{params["precision"]}"' \
-            if params["dtype"] == "float32" else ""
         return header("attention", tune) + fill(
-            KERNEL, precision=precision, init=constructor([], {}),
+            KERNEL, precision=dot_precision(params), init=constructor([], {}),
             signature=signature(params["args"]), q=q, k=k, v=v, causal=params["causal"])

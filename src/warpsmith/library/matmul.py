@@ -5,7 +5,7 @@ transposed operand, and the bias fused into the epilogue. Strict fp32 tasks use 
 from __future__ import annotations
 
 from .registry import register
-from .render import constructor, fill, header, signature
+from .render import constructor, dot_precision, fill, header, signature
 
 KERNEL = '''
 @triton.jit
@@ -77,10 +77,8 @@ class Matmul:
         args, bias, batched = params["args"], params["bias"], params["batched"]
         parameters = [o["param"] for o in (params["a"], params["b"]) if o["param"]]
         parameters += [bias] if bias else []
-        precision = f', input_precision="{params["precision"]}"' \
-            if params["dtype"] == "float32" else ""
         return header("matmul", tune) + fill(
-            KERNEL, precision=precision, init=constructor(parameters, {}),
+            KERNEL, precision=dot_precision(params), init=constructor(parameters, {}),
             signature=signature(args), a=_operand(params["a"], args),
             b=_operand(params["b"], args), batch="a.shape[0]" if batched else "1",
             out_shape="(batch, M, N)" if batched else "(M, N)",

@@ -64,5 +64,13 @@ def constructor(parameters: list[dict], scalars: dict[str, dict | None],
     return "\n".join(lines) + "\n"
 
 
+def dot_precision(params: dict) -> str:
+    """tl.dot's extra argument: fp32 operands get the task's precision (IEEE unless TF32 is
+    allowed); fp16 operands need none."""
+    if params["dtype"] != "float32":
+        return ""
+    return f', input_precision="{params["precision"]}"'
+
+
 def signature(args: list[str]) -> str:
     return ", ".join(["self", *args])
