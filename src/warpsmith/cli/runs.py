@@ -12,7 +12,7 @@ from rich.table import Table
 
 from ..config import db_path
 from ..errors import UsageError
-from ..search.judge import JUDGE
+from ..search.judge import is_advice
 from ..store import verdict_to_dict
 from ..store.runs import Attempt, RunStore
 
@@ -98,7 +98,7 @@ def _tokens(a: Attempt) -> int:
 
 def _totals(attempts: list[Attempt]) -> dict:
     paid = [a for a in attempts if not a.llm_cached]
-    judged = sum(a.status == JUDGE for a in attempts)  # a judge's advice is no candidate
+    judged = sum(map(is_advice, attempts))
     return {"attempts": len(attempts) - judged, "judge_calls": judged,
             "passed": sum(a.passed for a in attempts),
             "tokens": sum(_tokens(a) for a in paid),

@@ -31,6 +31,13 @@ log = logging.getLogger(__name__)
 
 JUDGE = "judge"  # the status of a judge call's record
 JUDGE_SAMPLE = 10_000  # judge records live at sample JUDGE_SAMPLE + chain, apart from coders'
+
+
+def is_advice(attempt: Attempt) -> bool:
+    """A judge call's record: advice for the coder, no candidate (not counted as an attempt)."""
+    return attempt.status == JUDGE
+
+
 SOURCE_HEADING = re.compile(r"^## Hardware metrics \(source: (?P<line>.+)\)$", re.MULTILINE)
 
 

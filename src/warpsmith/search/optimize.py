@@ -22,7 +22,7 @@ from ..store.runs import Attempt, RunStore
 from ..tasks.suite import resolve_task
 from .budget import Budget
 from .context import RunContext, Settings
-from .judge import JUDGE
+from .judge import is_advice
 from .registry import JUDGE as JUDGE_STRATEGY
 from .registry import LIBRARY, MODEL_FREE, TUNE
 from .registry import strategy as get_strategy
@@ -133,7 +133,7 @@ def _work(ctx: RunContext, strategy: str, out: str | None) -> OptimizeResult:
 
 def _candidates(ctx: RunContext) -> int:
     """Attempts that produced (or failed to produce) a candidate; a judge's advice is none."""
-    return sum(a.status != JUDGE for a in ctx.store.attempts(ctx.run_id))
+    return sum(not is_advice(a) for a in ctx.store.attempts(ctx.run_id))
 
 
 def _timed(best: Attempt | None) -> bool:
