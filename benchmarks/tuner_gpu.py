@@ -88,6 +88,9 @@ def run_case(task: str, origin: str, variants: int, settings: RankSettings) -> d
                 "phases": ranking.phases, "ranked_ok": sum(e.ok for e in ranking.entries),
                 "predicted_top": ranking.predicted(top[0]) if top else None,
                 "ranking_error": ranking.error,
+                # each variant's first call in the worker (compile, or a load from the cache
+                # when the helpers compiled it): says whether and where compiling took the time
+                "first_call_s": [round(e.compile_s, 3) for e in ranking.entries],
                 "errors": sorted({e.error.split(":")[0] + ": " + e.error.split(":")[1][:60]
                                   for e in ranking.entries if e.error and ":" in e.error})}
     return row

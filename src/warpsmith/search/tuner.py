@@ -5,9 +5,10 @@ through the full verifier until one passes.
 
 Fast ranking: one sandboxed worker process loads the task at its timed shape and every
 variant, compiles them (each variant's first call; on a thread pool, where compilations
-overlap only where Triton drops the GIL and in ptxas; when compiling is slow, first in helper
-processes of its own that fill Triton's on-disk cache, so the thread pool's first calls load
-compiled kernels; a compile budget bounds it all), drops
+overlap only where Triton drops the GIL and in ptxas; optionally, once the threads have run
+past a time limit, the rest first in helper processes of its own that fill Triton's on-disk
+cache, so the thread pool's first calls load compiled kernels; a compile budget bounds it
+all), drops
 variants whose output disagrees with the start's, then times the rest with CUDA events and an
 L2 flush, round-robin in shuffled order over several rounds so clock and thermal drift fall on
 all variants alike. Its numbers only order the variants: the worker runs candidate code, so a
@@ -63,8 +64,9 @@ class RankSettings:
     warmup: int = 2  # untimed calls per variant after its first
     threads: int = min(8, os.cpu_count() or 1)  # first calls on threads in the worker
     # Compilation in processes (Triton's on-disk cache carries it to the worker's first
-    # calls): used when one variant's compile time × the variants passes parallel_after_s.
-    processes: int = max(1, min(8, (os.cpu_count() or 1) // 2))
+    # calls) for the variants the threads have not started after parallel_after_s. Off by
+    # default: on the H200 it has not yet been seen to help (docs/search.md, tuner throughput).
+    processes: int = 1
     parallel_after_s: float = 15.0
     compile_budget_s: float = 180.0  # variants not compiled by then drop out of the ranking
     time_budget_s: float = 60.0  # timing rounds stop after this (one round at least)
@@ -339,10 +341,11 @@ def _load(entry: _Entry, index: int, spec: dict, device: str = "cuda") -> None:
 
 def _compile_all(entries: list[_Entry], inputs: list, job: dict, phases: dict) -> None:
     """The start first (its output is what the others must agree with), then every other
-    variant's first call on a thread pool: compilation is most of it, so when the first
-    variant's compile time says the rest would take long, helper processes compile them
-    first. Fresh memory is NaN-filled meanwhile, so a variant whose grid stops covering its
-    output disagrees. A variant not started within the compile budget drops out."""
+    variant's first call on a thread pool: compilation is most of it, so what is not started
+    after parallel_after_s goes to helper processes (when job["processes"] > 1), which
+    compile it first. Fresh memory is NaN-filled meanwhile, so a variant whose grid stops
+    covering its output disagrees. A variant not started within the compile budget drops
+    out."""
     import torch
     from torch.utils._pytree import tree_leaves
 
@@ -369,30 +372,32 @@ def _compile_all(entries: list[_Entry], inputs: list, job: dict, phases: dict) -
 
         if not rest:
             return
-        # The first variant alone: its compile time is a fresh one (the start's kernels are
-        # usually in Triton's cache already, from the start's own verification).
-        first, rest = entries[rest[0]], rest[1:]
-        one(first)
-        cached: set[int] = set()
-        if _worth_processes(first.compile_s, len(rest), job):
-            clock = time.perf_counter()
-            errors, cached = precompile(job, rest, deadline)
-            for i, error in errors.items():
-                entries[i].error = entries[i].error or error
-            phases["precompile_s"] = time.perf_counter() - clock
+        # Compile times differ tenfold between variants (a 64-wide tile against a 256-wide one
+        # with four stages), so no sample predicts the rest: the threads compile until
+        # parallel_after_s has passed, and helper processes take what is left then.
+        switch_at = time.perf_counter() + job.get("parallel_after_s", 15.0)
+        pending: list[int] = []
+
+        def first_pass(i: int) -> None:
+            if job.get("processes", 1) > 1 and time.perf_counter() > switch_at:
+                pending.append(i)  # list.append is atomic: safe from the pool's threads
+            else:
+                one(entries[i])
+
         with ThreadPoolExecutor(max_workers=max(1, job["threads"])) as pool:
-            list(pool.map(lambda i: one(entries[i], i in cached), rest))
+            list(pool.map(first_pass, rest))
+            pending.sort()
+            cached: set[int] = set()
+            if pending and time.perf_counter() < deadline:
+                clock = time.perf_counter()
+                errors, cached = precompile(job, pending, deadline)
+                for i, error in errors.items():
+                    entries[i].error = entries[i].error or error
+                phases["precompile_s"] = time.perf_counter() - clock
+            list(pool.map(lambda i: one(entries[i], i in cached), pending))
     finally:
         torch.use_deterministic_algorithms(False)
         torch.utils.deterministic.fill_uninitialized_memory = False
-
-
-def _worth_processes(one_compile_s: float, count: int, job: dict) -> bool:
-    """Helpers cost a process start each (Python, torch, the inputs: seconds), so only when
-    compiling the rest one after another would take longer than parallel_after_s."""
-    processes = job.get("processes", 1)
-    return processes > 1 and count > 1 and \
-        one_compile_s * count > job.get("parallel_after_s", 15.0)
 
 
 HELPER = "import sys; from warpsmith.search.tuner import helper_main; " \
