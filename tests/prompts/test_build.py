@@ -138,3 +138,26 @@ def test_follow_up_turn():
     text = follow_up(verdict)
     assert text.startswith(render_feedback(verdict))
     assert "```python" in text
+
+
+def test_library_renderings_are_examples_but_never_of_the_tasks_family():
+    """The default pool holds one library rendering per family, each exactly the rendering
+    CI verifies for its built-in task (tests/library/test_generate.py); a prompt never shows
+    one of its own task's family, nor two of one family."""
+    from warpsmith.library import FAMILIES, generate
+    from warpsmith.prompts.examples import library_examples, task_family
+
+    rendered = library_examples()
+    assert sorted(e.family for e in rendered) == sorted(FAMILIES)
+    for e in rendered:
+        assert e.source == generate(e.task).source and e.language == "triton"
+    assert {e.name for e in example_library()} >= {"relu_triton", "library_matmul"}
+    for name in ("level1/sigmoid", "level1/softmax_bf16", "level1/bmm", "level1/conv2d"):
+        task = resolve_task(name)
+        chosen = pick_examples(task, "triton", k=len(FAMILIES) + 2)
+        families = [e.family for e in chosen]
+        assert task_family(task) not in families and len(set(families)) == len(families)
+        assert any(e.name.startswith("library_") for e in chosen)
+    # the conv task has no family: every family may teach it, the shipped ones first
+    conv = pick_examples(resolve_task("level1/conv2d"), "triton", k=len(FAMILIES) + 2)
+    assert len(conv) == len(FAMILIES) and conv[0].name == "relu_triton"

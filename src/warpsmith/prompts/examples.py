@@ -1,15 +1,20 @@
 """Few-shot examples: verified candidate files, each shown with the reference it solves.
 
-The shipped library is warpsmith/examples/*.py; more folders of accepted candidates (for
-example a checkout's tests/kernels/good) can be added. An example for the very task being
-prompted is never chosen: showing the answer would make any benchmark score meaningless.
+The default pool is the shipped examples (warpsmith/examples/*.py) and the kernel library's
+renderings, one per family (its shortest over the built-in level-1 tasks; CI verifies every
+rendering of a covered built-in task on the interpreter, tests/library/test_generate.py). More
+folders of accepted candidates (for example a checkout's tests/kernels/good) can be given
+instead. Never chosen: an example for the very task being prompted, or one of the task's own
+library family (a sibling's rendering differs from the answer in a line or two): showing the
+answer would make any benchmark score meaningless.
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 
@@ -34,6 +39,7 @@ class Example:
     task: str | None  # the built-in task it solves, where it says
     language: str  # "triton" or "cuda"
     source: str
+    family: str | None = None  # the library family of the task it solves, where covered
 
     def reference(self) -> str | None:
         if self.task is None:
@@ -49,14 +55,51 @@ def packaged_dir() -> Path:
 
 
 def example_library(dirs: Sequence[Path] | None = None) -> list[Example]:
-    """Examples from `dirs` (default: the shipped ones), in file order."""
+    """Examples from `dirs` in file order; by default the shipped ones, then the library's."""
     found = []
     for folder in dirs if dirs is not None else [packaged_dir()]:
         for path in sorted(Path(folder).glob("*.py")):
             example = read_example(path)
             if example is not None:
                 found.append(example)
-    return found
+    families = _builtin_families()
+    found = [replace(e, family=families.get(e.task or "")) for e in found]
+    return found + (library_examples() if dirs is None else [])
+
+
+_LOCK = threading.Lock()  # tracing and ast.parse are not safe on several threads at once
+_FAMILIES: dict[str, str] = {}
+_LIBRARY: list[Example] = []
+
+
+def _builtin_families() -> dict[str, str]:
+    """Each covered built-in level-1 task's library family (traced once per process)."""
+    from ..library import coverage
+    from ..tasks.suite import load_suite
+
+    with _LOCK:
+        if not _FAMILIES:
+            tasks, _ = load_suite("builtin/level1")
+            _FAMILIES.update({r.task: r.family for r in coverage(tasks) if r.family})
+        return dict(_FAMILIES)
+
+
+def library_examples() -> list[Example]:
+    """One example per library family: its shortest rendering of a built-in task, with the
+    default knobs (the rendering CI verifies)."""
+    from ..library import Generated, generate
+
+    families = _builtin_families()
+    with _LOCK:
+        if not _LIBRARY:
+            best: dict[str, Example] = {}
+            for name, fam in sorted(families.items()):
+                made = generate(name)
+                if isinstance(made, Generated) and (
+                        fam not in best or len(made.source) < len(best[fam].source)):
+                    best[fam] = Example(f"library_{fam}", name, "triton", made.source, fam)
+            _LIBRARY.extend(best[f] for f in sorted(best))
+        return list(_LIBRARY)
 
 
 def read_example(path: Path) -> Example | None:
@@ -76,12 +119,28 @@ def read_example(path: Path) -> Example | None:
 
 def pick_examples(task: Task, language: str, k: int = 1,
                   library: Iterable[Example] | None = None) -> list[Example]:
-    """Up to k examples in the language, never for `task` itself, shortest first: a short
-    example teaches the format and the rules at the least cost in tokens."""
+    """Up to k examples in the language, shortest first (a short example teaches the format
+    and the rules at the least cost in tokens), one per family, never for `task` itself or
+    of its library family."""
+    own = task_family(task)
     pool = [e for e in (example_library() if library is None else library)
             if e.language == language and not solves(e, task)
-            and len(e.source) <= MAX_EXAMPLE_CHARS]
-    return sorted(pool, key=lambda e: len(e.source))[:k]
+            and (own is None or e.family != own) and len(e.source) <= MAX_EXAMPLE_CHARS]
+    chosen, families = [], set()
+    for e in sorted(pool, key=lambda e: len(e.source)):
+        if len(chosen) < k and (e.family is None or e.family not in families):
+            chosen.append(e)
+            families.add(e.family)
+    return chosen
+
+
+def task_family(task: Task) -> str | None:
+    """The library family that covers `task`, if one does."""
+    from ..library import Match, match_task
+
+    with _LOCK:
+        found = match_task(task)
+    return found.family if isinstance(found, Match) else None
 
 
 def solves(example: Example, task: Task) -> bool:
