@@ -205,7 +205,10 @@ def blocks(text: str) -> list[int]:
 
 
 def timed_route(prompt: str) -> Reply:
-    shown = blocks(prompt)  # the parents' code, in order; seeds see no kernel of this task
+    # the parents' code, in order (the few-shot examples left out: a library rendering of
+    # another family has BLOCK knobs too); seeds see no kernel of this task
+    shown = blocks(re.sub(r"## Example of an accepted answer.*?(?=\n## |\Z)", "", prompt,
+                          flags=re.DOTALL))
     if not shown:
         seed = next((k for k in (1, 2, 3) if SEED_DIRECTIONS[k] in prompt), 0)
         return answer(with_block(SEED_BLOCKS[seed]), f"start at {SEED_BLOCKS[seed]}", "1.0x")

@@ -30,16 +30,23 @@ class Prompt:
         return Request(self.messages(), **sampling)
 
 
+# Two: the shortest example is a shipped one (relu or softmax, whichever is not the task's
+# family); the second is then one of the library's renderings, of another family again.
+N_EXAMPLES = 2
+
+
 def first_prompt(task: Task, language: str = "triton", gpu: str = DEFAULT_GPU,
-                 examples: Sequence[Example] | None = None, n_examples: int = 1) -> Prompt:
-    """examples=None picks n_examples from the shipped library; [] shows none."""
+                 examples: Sequence[Example] | None = None,
+                 n_examples: int = N_EXAMPLES) -> Prompt:
+    """examples=None picks n_examples from the example pool (prompts/examples.py); [] shows
+    none."""
     return Prompt(system_text(language), "\n\n".join(
         _sections(task, language, gpu, examples, n_examples) + [templates.ANSWER_FORMAT]))
 
 
 def refine_prompt(task: Task, previous: str, verdict: Verdict, language: str = "triton",
                   gpu: str = DEFAULT_GPU, examples: Sequence[Example] | None = None,
-                  n_examples: int = 1, attempt: int | None = None) -> Prompt:
+                  n_examples: int = N_EXAMPLES, attempt: int | None = None) -> Prompt:
     """Self-contained: the whole first prompt, then the previous attempt and its verdict, so
     a chain of any depth costs one prompt's tokens per round, not a growing conversation."""
     sections = _sections(task, language, gpu, examples, n_examples)
