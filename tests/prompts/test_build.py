@@ -143,21 +143,34 @@ def test_follow_up_turn():
 def test_library_renderings_are_examples_but_never_of_the_tasks_family():
     """The default pool holds one library rendering per family, each exactly the rendering
     CI verifies for its built-in task (tests/library/test_generate.py); a prompt never shows
-    one of its own task's family, nor two of one family."""
+    one of its own task's family (nor of the family a bf16 task has but the library
+    declines), nor two of one family, and the default two examples are one shipped file and
+    one rendering."""
+    import re
+
     from warpsmith.library import FAMILIES, generate
     from warpsmith.prompts.examples import library_examples, task_family
 
     rendered = library_examples()
     assert sorted(e.family for e in rendered) == sorted(FAMILIES)
     for e in rendered:
-        assert e.source == generate(e.task).source and e.language == "triton"
+        assert e.source == generate(e.task).source and e.language == "triton" and e.rendered
     assert {e.name for e in example_library()} >= {"relu_triton", "library_matmul"}
-    for name in ("level1/sigmoid", "level1/softmax_bf16", "level1/bmm", "level1/conv2d"):
+    for name in ("level1/sigmoid", "level1/softmax_bf16", "level1/bmm", "level1/conv2d",
+                 "level1/matmul_bf16", "level1/sdpa"):
         task = resolve_task(name)
+        own = task_family(task)
         chosen = pick_examples(task, "triton", k=len(FAMILIES) + 2)
         families = [e.family for e in chosen]
-        assert task_family(task) not in families and len(set(families)) == len(families)
-        assert any(e.name.startswith("library_") for e in chosen)
-    # the conv task has no family: every family may teach it, the shipped ones first
-    conv = pick_examples(resolve_task("level1/conv2d"), "triton", k=len(FAMILIES) + 2)
-    assert len(conv) == len(FAMILIES) and conv[0].name == "relu_triton"
+        assert own not in families and len(set(families)) == len(families)
+        assert sum(not e.rendered for e in chosen) == 1  # one shipped file at most
+        default = re.findall(r"## Example of an accepted answer \(task (\S+)\)",
+                             first_prompt(task).user)
+        assert len(default) == 2 and default[0] in ("level1/relu", "level1/softmax")
+        assert default[1] not in ("level1/relu", "level1/softmax")
+    assert task_family(resolve_task("level1/matmul_bf16")) == "matmul"
+    assert task_family(resolve_task("level1/sdpa")) == "attention"
+    assert task_family(resolve_task("level1/conv2d")) is None
+    # explicit folders: every file may be chosen, as before
+    good = example_library([KERNELS / "good"])
+    assert len(pick_examples(resolve_task("level1/conv2d"), "triton", 3, good)) == 3

@@ -39,7 +39,8 @@ class Example:
     task: str | None  # the built-in task it solves, where it says
     language: str  # "triton" or "cuda"
     source: str
-    family: str | None = None  # the library family of the task it solves, where covered
+    family: str | None = None  # the library family of the built-in task it solves
+    rendered: bool = False  # a library rendering, not a file
 
     def reference(self) -> str | None:
         if self.task is None:
@@ -55,19 +56,22 @@ def packaged_dir() -> Path:
 
 
 def example_library(dirs: Sequence[Path] | None = None) -> list[Example]:
-    """Examples from `dirs` in file order; by default the shipped ones, then the library's."""
+    """Examples from `dirs` in file order (no family known: only the rule against the task's
+    own answer applies to them); by default the shipped ones, then the library's."""
     found = []
     for folder in dirs if dirs is not None else [packaged_dir()]:
         for path in sorted(Path(folder).glob("*.py")):
             example = read_example(path)
             if example is not None:
                 found.append(example)
+    if dirs is not None:
+        return found
     families = _builtin_families()
-    found = [replace(e, family=families.get(e.task or "")) for e in found]
-    return found + (library_examples() if dirs is None else [])
+    return [replace(e, family=families.get(e.task or "")) for e in found] + library_examples()
 
 
-_LOCK = threading.Lock()  # tracing and ast.parse are not safe on several threads at once
+# One build of the pool at a time (two threads' first prompts would trace level 1 twice).
+_LOCK = threading.Lock()
 _FAMILIES: dict[str, str] = {}
 _LIBRARY: list[Example] = []
 
@@ -97,7 +101,8 @@ def library_examples() -> list[Example]:
                 made = generate(name)
                 if isinstance(made, Generated) and (
                         fam not in best or len(made.source) < len(best[fam].source)):
-                    best[fam] = Example(f"library_{fam}", name, "triton", made.source, fam)
+                    best[fam] = Example(f"library_{fam}", name, "triton", made.source, fam,
+                                        rendered=True)
             _LIBRARY.extend(best[f] for f in sorted(best))
         return list(_LIBRARY)
 
@@ -121,26 +126,33 @@ def pick_examples(task: Task, language: str, k: int = 1,
                   library: Iterable[Example] | None = None) -> list[Example]:
     """Up to k examples in the language, shortest first (a short example teaches the format
     and the rules at the least cost in tokens), one per family, never for `task` itself or
-    of its library family."""
-    own = task_family(task)
-    pool = [e for e in (example_library() if library is None else library)
-            if e.language == language and not solves(e, task)
-            and (own is None or e.family != own) and len(e.source) <= MAX_EXAMPLE_CHARS]
+    of its library family. Where the pool has library renderings, one file example at most:
+    the shipped ones are the shortest and would otherwise take every place."""
+    pool = list(example_library() if library is None else library)
+    own = task_family(task) if language == "triton" else None
+    files = 1 if any(e.rendered for e in pool) else k
     chosen, families = [], set()
     for e in sorted(pool, key=lambda e: len(e.source)):
-        if len(chosen) < k and (e.family is None or e.family not in families):
+        if e.language != language or solves(e, task) or len(e.source) > MAX_EXAMPLE_CHARS \
+                or (own is not None and e.family == own) or len(chosen) == k:
+            continue
+        if (e.family is None or e.family not in families) and (e.rendered or files > 0):
             chosen.append(e)
             families.add(e.family)
+            files -= not e.rendered
     return chosen
 
 
 def task_family(task: Task) -> str | None:
-    """The library family that covers `task`, if one does."""
-    from ..library import Match, match_task
+    """The library family that covers `task`, or whose structure it has but declined it (bf16
+    GEMM and attention); None where none does or the task cannot be traced."""
+    from ..library import Match, NoMatch, match_task
 
-    with _LOCK:
+    try:
         found = match_task(task)
-    return found.family if isinstance(found, Match) else None
+    except Exception:  # a prompt is still built for a task the library cannot read
+        return None
+    return found.family if isinstance(found, Match | NoMatch) else None
 
 
 def solves(example: Example, task: Task) -> bool:
