@@ -57,9 +57,13 @@ def db_path() -> Path:
 
 
 def worker_environment(device: str, visible: str | None = None) -> dict[str, str]:
-    """The candidate process's environment: ours, plus the Triton interpreter on the CPU;
-    `visible` pins it to one GPU (a CUDA_VISIBLE_DEVICES entry an executor lent)."""
+    """The candidate process's environment: ours (PYTHONPATH's entries made absolute), plus
+    the Triton interpreter on the CPU; `visible` pins it to one GPU (a CUDA_VISIBLE_DEVICES
+    entry an executor lent)."""
     env = dict(os.environ)
+    if env.get("PYTHONPATH"):  # the worker runs in an empty cwd: PYTHONPATH=src finds nothing
+        env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) if p else p
+                                            for p in env["PYTHONPATH"].split(os.pathsep))
     if visible:
         env["CUDA_VISIBLE_DEVICES"] = visible
     if device == "cpu":

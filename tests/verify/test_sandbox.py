@@ -72,3 +72,23 @@ def test_a_daemon_that_leaves_the_process_group_does_not_outlive_the_verdict(
     pid = int(pid_file.read_text())
     time.sleep(0.5)
     assert not _alive(pid), "the daemon survived the verifier's clean-up"
+
+
+def test_a_worker_in_its_empty_cwd_imports_from_a_relative_pythonpath(tmp_path, monkeypatch):
+    """Workers run in an empty folder, so `PYTHONPATH=src` (how the tests run where nothing is
+    installed) must reach them as an absolute path, or they cannot import warpsmith."""
+    import subprocess
+    import sys
+
+    from warpsmith.config import worker_environment
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "only_here.py").write_text("FOUND = True\n")
+    (tmp_path / "empty").mkdir()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PYTHONPATH", "pkg")
+    env = worker_environment("cpu")
+    assert env["PYTHONPATH"] == str(tmp_path.resolve() / "pkg")
+    done = subprocess.run([sys.executable, "-c", "import only_here"], cwd=tmp_path / "empty",
+                          env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
