@@ -60,7 +60,7 @@ def worker_environment(device: str, visible: str | None = None) -> dict[str, str
     """The candidate process's environment: ours (PYTHONPATH's entries made absolute), plus
     the Triton interpreter on the CPU; `visible` pins it to one GPU (a CUDA_VISIBLE_DEVICES
     entry an executor lent)."""
-    env = dict(os.environ)
+    env = {k: v for k, v in os.environ.items() if not _secret(k)}
     if env.get("PYTHONPATH"):  # the worker runs in an empty cwd: PYTHONPATH=src finds nothing
         env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) if p else p
                                             for p in env["PYTHONPATH"].split(os.pathsep))
@@ -71,6 +71,33 @@ def worker_environment(device: str, visible: str | None = None) -> dict[str, str
         env["CUDA_VISIBLE_DEVICES"] = ""
     env["PYTHONUNBUFFERED"] = "1"
     return env
+
+
+def _secret(name: str) -> bool:
+    """API keys and tokens never reach candidate code: its log tail is shown to models."""
+    upper = name.upper()
+    return any(word in upper for word in ("KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIAL"))
+
+
+def sandbox_mode() -> str:
+    """$WARPSMITH_SANDBOX: auto (bubblewrap where it works, else none, said in the verdict)
+    or none (switched off: the verdict says so)."""
+    value = os.environ.get("WARPSMITH_SANDBOX", "auto").strip().lower() or "auto"
+    if value not in ("auto", "none"):
+        from .errors import UsageError
+        raise UsageError(f"WARPSMITH_SANDBOX={value!r}: use auto or none")
+    return value
+
+
+def bwrap_path() -> str | None:
+    """$WARPSMITH_BWRAP: a bubblewrap binary other than the one on PATH (an unpacked .deb)."""
+    return os.environ.get("WARPSMITH_BWRAP") or None
+
+
+def python_path_entries() -> list[str]:
+    """$PYTHONPATH's entries, absolute: the sandbox binds them for the candidate's process."""
+    value = os.environ.get("PYTHONPATH", "")
+    return [str(Path(p).resolve()) for p in value.split(os.pathsep) if p]
 
 
 def cuda_visible_devices() -> str | None:

@@ -38,6 +38,9 @@ REWARD = RewardConfig()  # its defaults, so --help and the API agree
               help="A folder of task files clients may name (repeatable), after the built-in.")
 @click.option("--allow-task-source", is_flag=True,
               help="Accept task source in requests (it runs unsandboxed in this process).")
+@click.option("--allow-no-sandbox", is_flag=True,
+              help="Serve even where candidates cannot run in the OS sandbox (bubblewrap): "
+                   "verdicts then say `sandbox: none`. Off by default: refuse to start.")
 @click.option("--max-body-bytes", default=4 << 20, show_default=True, type=int)
 @click.option("--max-items", default=64, show_default=True, type=int, help="Per request.")
 @click.option("--per-client", default=4, show_default=True, type=int,
@@ -58,8 +61,8 @@ REWARD = RewardConfig()  # its defaults, so --help and the API agree
               help="For one a rule or a plausibility gate caught; negative punishes.")
 @click.option("--speed-weight", default=REWARD.speed_weight, show_default=True, type=float)
 def reward_command(host, port, token, no_auth, executor_spec, device, profile, db, task_dirs,
-                   allow_task_source, max_body_bytes, max_items, per_client, max_queue,
-                   retries, baseline, scale, clip, correct_reward, incorrect_reward,
+                   allow_task_source, allow_no_sandbox, max_body_bytes, max_items, per_client,
+                   max_queue, retries, baseline, scale, clip, correct_reward, incorrect_reward,
                    rejected_reward, speed_weight) -> int:
     """Serve verdicts and shaped rewards over HTTP for RL trainers: POST /v1/verify with a
     batch of (task, candidate source). The API is at /docs and /openapi.json; the reward
@@ -89,7 +92,8 @@ def reward_command(host, port, token, no_auth, executor_spec, device, profile, d
                     max_items=max_items, per_client=per_client, max_queue=max_queue,
                     retries=retries, device=device, profile=profile,
                     store_path=db, task_dirs=task_dirs,
-                    allow_task_source=allow_task_source, reward=reward)
+                    allow_task_source=allow_task_source,
+                    require_sandbox=not allow_no_sandbox, reward=reward)
     _serve_reward(host, port, executor_spec, settings)
     return 0
 

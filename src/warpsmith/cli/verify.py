@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 from rich.console import Console
 
 from ..config import PROFILES, db_path
 from ..store import VerdictStore, verdict_to_dict
+from ..verify import jail
 from ..verify.pipeline import verify
 
 out = Console()
@@ -29,8 +31,11 @@ err = Console(stderr=True)  # the spinner shows only on a terminal, never in --j
               help="SQLite store [default: $WARPSMITH_DB or ~/.cache/warpsmith/warpsmith.sqlite]")
 @click.option("--accept-suspect", is_flag=True,
               help="Count a reviewed 'suspect' (implausibly fast) result as passed.")
+@click.option("--require-sandbox", is_flag=True,
+              help="Refuse (exit 2) where candidate code cannot run in the OS sandbox "
+                   "(bubblewrap) instead of verifying with `sandbox: none`.")
 def verify_command(task, candidate, device, profile, as_json, no_cache, db,
-                   accept_suspect) -> int:
+                   accept_suspect, require_sandbox) -> int:
     """Prove CANDIDATE (a file defining ModelNew) correct against TASK (a task file or a
     built-in name such as level1/relu), and time it on a GPU.
 
@@ -39,11 +44,14 @@ def verify_command(task, candidate, device, profile, as_json, no_cache, db,
     Example:
       warpsmith verify level1/relu examples/relu_triton.py --device cpu
     """
+    if db:
+        jail.hide(Path(db).parent)  # a store outside the default folders stays out of sight
     store = VerdictStore(db or db_path())
     try:
         with err.status(f"verifying {candidate} against {task} …"):
             verdict = verify(task, candidate, device=device, profile=profile, store=store,
-                             use_cache=not no_cache, accept_suspect=accept_suspect)
+                             use_cache=not no_cache, accept_suspect=accept_suspect,
+                             require_sandbox=require_sandbox)
     finally:
         store.close()
     if as_json:
@@ -63,7 +71,9 @@ def _print(v) -> None:
     cached = " (stored verdict; --no-cache to re-run)" if v.cached else ""
     out.print(f"[bold {color}]{v.status}[/bold {color}]  {v.task}  ←  {v.candidate}{cached}",
               highlight=False)
-    out.print(f"device {v.device}; shapes checked: {', '.join(v.shapes_checked) or '-'}"
+    sandbox = v.environment.get("sandbox")
+    out.print(f"device {v.device}" + (f", sandbox {sandbox}" if sandbox else "")
+              + f"; shapes checked: {', '.join(v.shapes_checked) or '-'}"
               + (f"; skipped (too large here): {', '.join(v.shapes_skipped)}"
                  if v.shapes_skipped else ""), highlight=False)
     if v.cases:

@@ -68,6 +68,7 @@ class RewardSettings:
     store_path: Path | None = None  # None: config.db_path()
     task_dirs: tuple[Path, ...] = ()  # folders of task files servable by name, after builtin
     allow_task_source: bool = False  # task source is imported in this process, unsandboxed
+    require_sandbox: bool = True  # refuse to start where candidates cannot run in one (jail)
     reward: RewardConfig = field(default_factory=RewardConfig)
 
 
@@ -412,6 +413,10 @@ class ClientLimiter:
 
 class RewardService:
     def __init__(self, settings: RewardSettings, executor: Executor):
+        if settings.require_sandbox:  # an RL policy paid by this service is the adversary
+            from ..verify import jail
+
+            jail.require()
         self.settings, self.executor = settings, executor
         self.limiter = ClientLimiter(settings.per_client)
         self.workdir: Path | None = None

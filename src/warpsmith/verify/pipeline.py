@@ -27,7 +27,7 @@ from ..tasks.counting import count_cost
 from ..tasks.gpus import roofline_floor
 from ..tasks.suite import resolve_task
 from ..types import CaseResult, Task, Verdict
-from . import gpukernels, ipc, prestart, static
+from . import gpukernels, ipc, jail, prestart, static
 from .correctness import compare
 from .feedback import feedback_text
 from .gates import apply_gates
@@ -40,7 +40,11 @@ VERIFIER_VERSION = "3"
 
 def verify(task: Task | str, candidate: Path | str, device: str | None = None,
            profile: str | VerifyProfile = "quick", store=None, use_cache: bool = True,
-           accept_suspect: bool = False) -> Verdict:
+           accept_suspect: bool = False, require_sandbox: bool = False) -> Verdict:
+    """`require_sandbox`: a UsageError where no OS sandbox can be had (jail.py), instead of
+    a verdict that says `sandbox: none`."""
+    if require_sandbox:
+        jail.require()
     task = resolve_task(task) if isinstance(task, str | Path) else task
     candidate = Path(candidate)
     if not candidate.is_file():
@@ -56,6 +60,9 @@ def verify(task: Task | str, candidate: Path | str, device: str | None = None,
     if device == "cuda":  # hand the reference's memory back, or the next worker finds none
         gc.collect()
         torch.cuda.empty_cache()
+    if not jail.current().ok:  # never silently weaker
+        verdict = replace(verdict, warnings=verdict.warnings + (
+            f"no OS sandbox: {jail.current().detail}",))
     verdict = replace(verdict, feedback=feedback_text(verdict))
     if store is not None:
         store.put(verdict)
@@ -167,7 +174,15 @@ def _message_limit(prepared: Prepared) -> int:
 
 
 def write_job(job_dir, task, candidate, device, prof, prepared: Prepared) -> None:
-    job = {"candidate": str(candidate.resolve()), "task": str(task.path), "device": device,
+    """The job folder: job.json and cases.pt (the worker deletes both once read) and copies
+    of the candidate and the task under code/, named relative to the folder, which the
+    sandbox binds (or copies into a spare's inbox) wherever the worker meets it."""
+    code = job_dir / "code"
+    code.mkdir()
+    shutil.copyfile(candidate, code / "candidate.py")
+    shutil.copyfile(task.path, code / Path(task.path).name)
+    job = {"candidate": "code/candidate.py", "task": f"code/{Path(task.path).name}",
+           "device": device,
            "timing": device == "cuda", "profile": prof.name,
            "timed_shape": prepared.timed_shape, "probes": prepared.probe_positions}
     (job_dir / "job.json").write_text(json.dumps(job))
@@ -321,7 +336,8 @@ def cache_key(task: Task, candidate_source: str, device: str, prof: VerifyProfil
 
 def environment(device: str) -> dict:
     env = {"warpsmith": __version__, "verifier": VERIFIER_VERSION, "python":
-           platform.python_version(), "torch": torch.__version__, "device": device}
+           platform.python_version(), "torch": torch.__version__, "device": device,
+           "sandbox": jail.current().kind}
     try:
         import triton
         env["triton"] = triton.__version__

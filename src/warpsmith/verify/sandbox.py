@@ -1,8 +1,12 @@
-"""Runs the candidate's worker in a fresh process with a deadline and a bounded log.
+"""Runs the candidate's worker in a fresh, OS-sandboxed process with a deadline and a bounded
+log.
 
-The candidate's stdout and stderr go to a pipe that is drained into a bounded tail, so a flood
-cannot fill a disk or block the worker; nothing it prints is ever parsed. Results come back
-through a second pipe, read up to a size limit and parsed as one framed message (worker.py).
+The process runs inside jail.py's sandbox (namespaces, its own uid, seccomp, limits) where
+one can be had. The candidate's stdout and stderr go to a pipe that is drained into a bounded
+tail, so a flood cannot fill a disk or block the worker; nothing it prints is ever parsed.
+Results come back through a second pipe, read up to a size limit and parsed as one framed
+message (worker.py). A job is a folder: the worker gets it (a spare gets a copy in the inbox
+it was started with, the only folder besides its scratch cwd that it may write).
 """
 
 from __future__ import annotations
@@ -12,14 +16,18 @@ import contextlib
 import json
 import os
 import secrets
+import shutil
 import signal
 import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from . import jail
 
 LOG_TAIL_BYTES = 8192
 JOB_TAG = "WARPSMITH_JOB"
@@ -52,42 +60,62 @@ def run_worker(job_dir: Path, scratch: Path, timeout_s: float, env: dict[str, st
     job (and runs in its own scratch folder) and the deadline counts from now. If it is gone,
     a fresh worker is started instead."""
     if started is None or not started.send(job_dir, max_bytes):
-        started = Started(program, [str(job_dir)], scratch, env, max_bytes)
-    return started.finish(timeout_s, collect)
+        started = Started(program, [str(job_dir)], scratch, env, max_bytes, inbox=job_dir)
+    try:
+        return started.finish(timeout_s, collect)
+    finally:  # an interrupt (Ctrl-C) or an error of ours still ends the worker
+        started.stop()
 
 
 def start_waiting(scratch: Path, env: dict[str, str], device: str,
                   program: tuple[str, ...] = VERIFY_WORKER) -> Started:
     """A worker started before its job: it pays its start-up (Python, imports, the CUDA
-    context, the first profiler session) now, then waits on stdin for the job folder."""
-    return Started(program, [f"{WAIT}:{device}"], scratch, env, max_bytes=0)
+    context, the first profiler session) now, then waits on stdin for the job folder, which
+    arrives as a copy in the inbox it was started with."""
+    shm = Path("/dev/shm")
+    inbox = Path(tempfile.mkdtemp(prefix="warpsmith-inbox-", dir=shm if shm.is_dir() else None))
+    return Started(program, [f"{WAIT}:{device}"], scratch, env, max_bytes=0, inbox=inbox,
+                   own_inbox=True)
 
 
 class Started:
     """One worker process, from its start to its outcome."""
 
     def __init__(self, program: tuple[str, ...], args: list[str], scratch: Path,
-                 env: dict[str, str], max_bytes: int):
-        self.start, self.scratch = time.perf_counter(), scratch
+                 env: dict[str, str], max_bytes: int, inbox: Path, own_inbox: bool = False):
+        self.start, self.scratch, self.inbox = time.perf_counter(), scratch, inbox
+        self.own_inbox = own_inbox
         self.token = secrets.token_hex(16)
+        self.jail = jail.current()
+        self.uid = jail.new_uid() if self.jail.ok else None
+        for folder in (scratch, inbox):
+            jail.give(folder, self.uid)
         env = env | {JOB_TAG: self.token}  # inherited by every descendant, found in /proc
         read_fd, write_fd = os.pipe()
-        self.proc = subprocess.Popen(
-            [sys.executable, *program, *args, str(write_fd)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            env=env, start_new_session=True, cwd=scratch, pass_fds=(write_fd,))
-        os.close(write_fd)
+        wrapped = jail.wrap(self.jail, [sys.executable, *program, *args, str(write_fd)],
+                            writable=[scratch, inbox], uid=self.uid, keep_fds=(write_fd,))
+        try:
+            self.proc = subprocess.Popen(
+                wrapped.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT, env=env, start_new_session=True, cwd=scratch,
+                pass_fds=wrapped.pass_fds)
+        finally:
+            for fd in (write_fd, *wrapped.close_after):
+                os.close(fd)
         self.tail = _Tail(self.proc.stdout)
         self.message = _Message(os.fdopen(read_fd, "rb"), max_bytes)
 
     def send(self, job_dir: Path, max_bytes: int) -> bool:
-        """Hand a waiting worker its job; False (and the worker stopped) if it is gone."""
+        """Hand a waiting worker its job (a copy in its inbox); False (and the worker
+        stopped) if it is gone."""
         if self.proc.poll() is not None or not self.message.thread.is_alive():
             self.stop()
             return False
         self.message.max_bytes = max_bytes  # set before the job goes: nothing came yet
         try:
-            self.proc.stdin.write(f"{job_dir}\n".encode())
+            shutil.copytree(job_dir, self.inbox, dirs_exist_ok=True)
+            jail.give(self.inbox, self.uid)
+            self.proc.stdin.write(f"{self.inbox}\n".encode())
             self.proc.stdin.flush()
         except OSError:
             self.stop()
@@ -125,12 +153,15 @@ class Started:
             collected=collected)
 
     def stop(self) -> None:
-        """Kill it and everything it started (descendants that left its process group too)."""
+        """Kill it and everything it started (descendants that left its process group too;
+        in the sandbox, its PID namespace dies with bubblewrap)."""
         with contextlib.suppress(OSError):
             self.proc.stdin.close()
         _kill_group(self.proc)
         _kill_tagged(self.token)
         self.tail.thread.join(timeout=5)
+        if self.own_inbox:
+            shutil.rmtree(self.inbox, ignore_errors=True)
 
 
 class _Message:

@@ -15,7 +15,6 @@ import importlib.util
 import io
 import json
 import os
-import shutil
 import struct
 import sys
 import threading
@@ -90,7 +89,10 @@ def _read_job(job_path: Path) -> dict:
     job = json.loads((job_path / "job.json").read_text())
     job["data"] = torch.load(job_path / "cases.pt", weights_only=True,
                              map_location=job["device"])
-    shutil.rmtree(job_path, ignore_errors=True)
+    for name in ("job.json", "cases.pt"):  # the code/ copies stay: Triton reads the source
+        (job_path / name).unlink(missing_ok=True)
+    for key in ("candidate", "task"):  # named relative to the job folder (pipeline.write_job)
+        job[key] = str(job_path / job[key])
     return job
 
 
