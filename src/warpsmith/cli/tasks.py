@@ -10,6 +10,7 @@ from rich.syntax import Syntax
 from rich.table import Table
 
 from ..tasks import load_suite, resolve_task
+from ..tasks.admission import admission_warnings
 from ..tasks.describe import task_details, task_summary
 from ..tasks.gpus import DEFAULT_GPU, GPUS
 
@@ -24,22 +25,34 @@ def tasks_group() -> None:
 
 @tasks_group.command("list")
 @click.argument("suite", default="builtin")
+@click.option("--check", is_flag=True, help="Run the admission checks on every task (CPU, "
+              "about a second a task) and list what they warn about.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def list_tasks(suite: str, as_json: bool) -> int:
+def list_tasks(suite: str, check: bool, as_json: bool) -> int:
     """List the tasks of SUITE: 'builtin', 'builtin/level1', or a folder of task files
-    (a KernelBench checkout's level1/ loads as it is).
+    (a KernelBench checkout's level1/ loads as it is: level 1, in problem order).
 
     Exit code 1 when some files in the folder are not loadable tasks; they are named.
+    Admission warnings (--check) are not errors.
     """
     tasks, errors = load_suite(suite)
+    warnings = _warnings(tasks, quiet=as_json) if check else {}
     if as_json:
-        click.echo(json.dumps({"suite": suite, "tasks": [task_summary(t) for t in tasks],
-                               "errors": [str(e) for e in errors]}, indent=2))
+        click.echo(json.dumps({"suite": suite, "tasks": [
+            task_summary(t) | ({"warnings": warnings[t.name]} if check else {}) for t in tasks],
+            "errors": [str(e) for e in errors]}, indent=2))
     else:
-        _print_table(suite, tasks)
+        _print_table(suite, tasks, warnings if check else None)
         for e in errors:
             err.print(f"[red]not loaded[/red] {e}", highlight=False)
     return 1 if errors else 0
+
+
+def _warnings(tasks, quiet: bool) -> dict[str, list[str]]:
+    from rich.progress import track
+
+    return {t.name: admission_warnings(t) for t in track(
+        tasks, description="admission checks", console=err, transient=True, disable=quiet)}
 
 
 @tasks_group.command("show")
@@ -48,11 +61,16 @@ def list_tasks(suite: str, as_json: bool) -> int:
               default=DEFAULT_GPU, show_default=True, help="GPU for the roofline floor.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--no-source", is_flag=True, help="Leave the source out.")
-def show_task(task: str, gpu: str, as_json: bool, no_source: bool) -> int:
+@click.option("--no-check", is_flag=True, help="Skip the admission checks (a second or two "
+              "on the CPU).")
+def show_task(task: str, gpu: str, as_json: bool, no_source: bool, no_check: bool) -> int:
     """Show TASK (a file or a built-in name such as level1/softmax): its source, shapes,
-    FLOPs, bytes and roofline floor on a GPU."""
+    FLOPs, bytes, roofline floor on a GPU, and what the admission checks warn about (a
+    constant output, an output equal to an input, inputs that do not matter)."""
     loaded = resolve_task(task)
     details = task_details(loaded, gpu)
+    if not no_check:
+        details["warnings"] = admission_warnings(loaded)
     if as_json:
         click.echo(json.dumps(details | {"source": loaded.source}, indent=2))
         return 0
@@ -62,18 +80,24 @@ def show_task(task: str, gpu: str, as_json: bool, no_source: bool) -> int:
     if not no_source:
         out.print(Syntax(loaded.source, "python", line_numbers=False))
     out.print(_shapes_table(details))
+    for w in details.get("warnings", []):
+        out.print(f"[yellow]warning[/yellow] {w}", highlight=False)
     return 0
 
 
-def _print_table(suite: str, tasks) -> None:
+def _print_table(suite: str, tasks, warnings: dict | None = None) -> None:
     table = Table(title=f"{len(tasks)} tasks in {suite}", title_justify="left")
     width = max((len(t.name) for t in tasks), default=4)
     table.add_column("task", no_wrap=True, min_width=width)
     table.add_column("dtype", no_wrap=True, min_width=8)
     table.add_column("shapes", no_wrap=True, min_width=9)
     table.add_column("description", overflow="fold", ratio=1)
+    if warnings is not None:
+        table.add_column("admission warnings", overflow="fold", ratio=1)
     for t in tasks:
-        table.add_row(t.name, t.dtype, ",".join(s.name for s in t.shapes), t.description)
+        row = [t.name, t.dtype, ",".join(s.name for s in t.shapes), t.description]
+        extra = ["; ".join(warnings[t.name]) or "-"] if warnings is not None else []
+        table.add_row(*row, *extra)
     out.print(table)
 
 

@@ -1,20 +1,29 @@
 """Admission checks: the traps that let a suite be 'solved' by a copy or a zero fill.
 
 Each check returns a list of problems (empty when the task is fine), so a test or a command can
-report all of them at once.
+report all of them at once. Built-in tasks must pass every check (tests); any other task, a
+KernelBench file among them, gets the checks that are about its meaning as warnings
+(`admission_warnings`), at a size the CPU runs in seconds.
 """
 
 from __future__ import annotations
 
+import copy
+from dataclasses import replace
+
 import torch
 from torch.utils._pytree import tree_leaves
 
-from ..types import Task
-from .counting import count_cost
-from .loader import Instance, build
+from ..errors import TaskError
+from ..types import Shape, Task
+from .counting import count_cost, ran_on_meta
+from .loader import Instance, build, import_task_module
 
 NEAR_ZERO = 1e-2  # an output entirely inside ±0.01 is solved by zeros under loose tolerances
 MIN_STD = 1e-3
+# A built-in task whose forward depends on the mode must say which (MODE); KernelBench's
+# files run as constructed (training mode), their own semantics, so not a warning there.
+TRAINING = "forward differs between train() and eval(): declare MODE = 'train' or 'eval'"
 
 
 def admission_problems(task: Task, shape: str = "small") -> list[str]:
@@ -27,6 +36,18 @@ def admission_problems(task: Task, shape: str = "small") -> list[str]:
     problems += _parameter_problems(inst, out)
     problems += _count_problems(task)
     return problems
+
+
+def semantic_problems(task: Task, shape: str) -> list[str]:
+    """The checks about what the reference computes (constant or copied output, inputs and
+    parameters that do not matter, randomness), not about how a warpsmith task is written."""
+    inst = build(task, shape, seed=0)
+    other = build(task, shape, seed=1)
+    out = _outputs(inst)
+    problems = _output_problems(inst, other, out)
+    problems += [p for p in _determinism_problems(inst, out) if p != TRAINING]
+    problems += _input_problems(task, inst, other, out, signs=False)
+    return problems + _parameter_problems(inst, out)
 
 
 def _outputs(inst: Instance) -> list[torch.Tensor]:
@@ -63,18 +84,30 @@ def _determinism_problems(inst: Instance, out: list[torch.Tensor]) -> list[str]:
         problems.append("forward draws random numbers (dropout or sampling)")
     if not all(torch.equal(a, b) for a, b in zip(out, again, strict=False)):
         problems.append("forward is not deterministic: two calls on the same inputs differ")
-    if any(m.training for m in inst.model.modules()):
-        problems.append("model is in training mode")
+    if getattr(inst, "mode", None) is None and _mode_matters(inst):
+        problems.append(TRAINING)
     return problems
 
 
-def _input_problems(task: Task, inst: Instance, other: Instance, out) -> list[str]:
+def _mode_matters(inst: Instance) -> bool:
+    """Whether forward's outputs differ in the two modes, on copies (a training BatchNorm
+    updates its running statistics)."""
+    outs = []
+    for training in (True, False):
+        model = copy.deepcopy(inst.model).train(training)
+        torch.manual_seed(0)
+        outs.append(_outputs(Instance(model, inst.inputs, inst.init_inputs)))
+    return not _same_all(*outs)
+
+
+def _input_problems(task: Task, inst: Instance, other: Instance, out,
+                    signs: bool = True) -> list[str]:
     problems = []
     redrawn = other.inputs
     for i, x in enumerate(inst.inputs):
         if not isinstance(x, torch.Tensor):
             continue
-        if x.is_floating_point() and i not in task.nonnegative_inputs \
+        if signs and x.is_floating_point() and i not in task.nonnegative_inputs \
                 and not (x.min() < 0 < x.max()):
             problems.append(f"input {i} is not mixed-sign "
                                 "(list it in NONNEGATIVE_INPUTS if it must be)")
@@ -128,3 +161,63 @@ def _same(a: torch.Tensor, b: torch.Tensor) -> bool:
 
 def _same_all(a: list[torch.Tensor], b: list[torch.Tensor]) -> bool:
     return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+
+
+# What the CPU checks in seconds: each check calls forward about eight times.
+CHECK_MAX_BYTES = 64 << 20
+CHECK_MAX_FLOPS = 4_000_000_000
+MIN_SHRUNK = 16  # a module-level size is halved no lower than this
+MAX_HALVINGS = 12
+
+
+def admission_warnings(task: Task) -> list[str]:
+    """The semantic checks as warnings, for any task: on its `small` shape where it declares
+    one, else on its own shape, or, where that is too large for the CPU, on a copy with its
+    module-level sizes halved until it fits (a KernelBench file declares no small shape)."""
+    try:
+        checked, shape = checkable(task)
+    except _TooLarge as e:
+        return [f"admission not checked: {e}"]
+    try:
+        return semantic_problems(checked, shape)
+    except TaskError as e:
+        return [f"admission not checked: {e.message}"]
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def checkable(task: Task) -> tuple[Task, str]:
+    names = [s.name for s in task.shapes]
+    if "small" in names:
+        return task, "small"
+    cost = count_cost(task, names[0])
+    if not ran_on_meta(cost):
+        raise _TooLarge("its reference cannot run on the meta device, so no size that fits "
+                        "the CPU can be chosen")
+    if _fits(cost):
+        return task, names[0]
+    sizes = _sizes(task)
+    for halvings in range(1, MAX_HALVINGS + 1):
+        values = {k: max(MIN_SHRUNK, v >> halvings) for k, v in sizes.items()}
+        shrunk = replace(task, shapes=(Shape("admission", values),))
+        cost = count_cost(shrunk, "admission")
+        if _fits(cost):
+            return shrunk, "admission"
+        if all(v == MIN_SHRUNK for v in values.values()):
+            break
+    raise _TooLarge(f"no size of it fits the CPU check ({CHECK_MAX_BYTES >> 20} MB, "
+                    f"{CHECK_MAX_FLOPS / 1e9:g} GFLOP)")
+
+
+def _fits(cost) -> bool:
+    return cost.bytes <= CHECK_MAX_BYTES and (not cost.countable or cost.flops <= CHECK_MAX_FLOPS)
+
+
+def _sizes(task: Task) -> dict[str, int]:
+    """The module's integer constants large enough to be sizes (batch, features, lengths)."""
+    module = import_task_module(task.path)
+    base = task.shapes[0].values
+    return {k: base.get(k, v) for k, v in vars(module).items()
+            if not k.startswith("_") and type(v) is int and base.get(k, v) > 2 * MIN_SHRUNK}

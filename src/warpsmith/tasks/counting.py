@@ -18,8 +18,9 @@ from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_leaves
 from torch.utils.flop_counter import flop_registry
 
+from ..errors import TaskError
 from ..types import Cost, Task
-from .loader import build
+from .loader import build, make_inputs
 
 aten = torch.ops.aten
 
@@ -54,6 +55,7 @@ FREE = {
     "eye", "_unsafe_index", "scatter", "index_put", "index_put_", "bucketize", "searchsorted",
 }
 ATTENTION = {F.scaled_dot_product_attention}
+NOT_ON_META = "(the reference cannot run on the meta device"
 
 
 class _Counter(TorchDispatchMode):
@@ -119,11 +121,16 @@ def attention_flops(q, k, v, causal: bool = False) -> int:
 
 
 def count_cost(task: Task, shape: str) -> Cost:
-    """Count one reference call at `shape` without allocating real memory."""
-    inst = build(task, shape, device="meta")
-    counter = _Counter()
-    with torch.no_grad(), _Attention(counter), counter:
-        out = inst.model(*inst.inputs)
+    """Count one reference call at `shape` without allocating real memory. A reference that
+    cannot run on the meta device (it reads a value: `.item()` in `__init__`) is uncountable,
+    its reason in uncounted_ops and its inputs' bytes as the bytes."""
+    try:
+        inst = build(task, shape, device="meta")
+        counter = _Counter()
+        with torch.no_grad(), _Attention(counter), counter:
+            out = inst.model(*inst.inputs)
+    except Exception as e:  # the task's own code, run on meta tensors
+        return _uncountable(task, shape, e)
     read = _tensors(inst.inputs) + list(inst.model.parameters()) + list(inst.model.buffers())
     return Cost(
         matmul_flops=counter.matmul,
@@ -131,6 +138,20 @@ def count_cost(task: Task, shape: str) -> Cost:
         bytes=_bytes(read) + _bytes(_tensors(out)),
         uncounted_ops=tuple(sorted(counter.uncounted)),
     )
+
+
+def _uncountable(task: Task, shape: str, error: Exception) -> Cost:
+    message = error.message if isinstance(error, TaskError) else f"{type(error).__name__}: {error}"
+    try:
+        read = _bytes(_tensors(make_inputs(task, shape, device="meta")))
+    except TaskError:
+        read = 0
+    why = f"{NOT_ON_META}: {message.splitlines()[0][:200]})"
+    return Cost(matmul_flops=0, other_flops=0, bytes=read, uncounted_ops=(why,))
+
+
+def ran_on_meta(cost: Cost) -> bool:
+    return not any(op.startswith(NOT_ON_META) for op in cost.uncounted_ops)
 
 
 def _tags(func) -> set:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..types import Task
 from .counting import count_cost
 from .gpus import DEFAULT_GPU, roofline_floor
-from .loader import build
+from .loader import make_inputs
 
 
 def task_summary(task: Task) -> dict:
@@ -31,13 +31,13 @@ def task_details(task: Task, gpu: str = DEFAULT_GPU) -> dict:
 
 
 def shape_details(task: Task, shape: str, gpu: str) -> dict:
-    inst = build(task, shape, device="meta")
+    inputs = make_inputs(task, shape, device="meta")  # no Model: one may not build on meta
     cost = count_cost(task, shape)
     floor = roofline_floor(cost, task, gpu)
     return {
         "name": shape,
         "constants": task.shape(shape).values,
-        "inputs": [_describe_input(x) for x in inst.inputs],
+        "inputs": [_describe_input(x) for x in inputs],
         "flops": cost.flops,
         "matmul_flops": cost.matmul_flops,
         "bytes": cost.bytes,
