@@ -97,3 +97,115 @@ def test_cuda_source_is_detected():
 def test_syntax_error_is_reported_not_raised():
     result = scan("def broken(:\n")
     assert result.syntax_error.startswith("line 1")
+
+
+# Issue 16: each snippet reaches the OS, the harness or the host's compute through an allowed
+# module, an alias or code that runs outside forward's guard.
+@pytest.mark.parametrize("snippet, rule", [
+    ("torch.os.system('id')", "module-reach"),
+    ("s = torch.sys.modules", "module-reach"),
+    ("t = torch.threading.Thread", "module-reach"),
+    ("import typing\nf = typing.sys._getframe", "module-reach"),
+    ("import dataclasses\nm = dataclasses.sys.modules", "module-reach"),
+    ("import enum\nf = enum.sys._getframe(0)", "module-reach"),
+    ("import torch.nn.functional as F\na = F.np.tanh", "module-reach"),
+    ("m = torch.nn.modules.module.inspect.sys", "module-reach"),
+    ("w = torch.nn.modules.module.weakref", "module-reach"),
+    ("from torch import ctypes", "module-reach"),
+    ("from torch.nn.modules import module as mm\nx = mm.inspect", "module-reach"),
+    ("T = torch\nT.os.fork()", "module-reach"),
+    ("def f(t=torch):\n    return t.os.getpid()", "module-reach"),
+    ("import operator\ng = operator.attrgetter('o' + 's')", "attribute-by-string"),
+    ("from operator import methodcaller", "attribute-by-string"),
+    ("import functools\nf = functools.reduce(getattr, ['os'], torch)", "attribute-by-string"),
+    ("g = getattr\n", "attribute-by-string"),
+    ("import typing\nh = typing.get_type_hints", "attribute-by-string"),
+    ("b = bytes(torch.zeros(2).untyped_storage())", "attribute-by-string"),
+    ("b = memoryview", "attribute-by-string"),
+    ("x = torch.Tensor.tolist", "host-data"),
+    ("y = torch.Tensor.apply_(torch.zeros(2), float)", "host-data"),
+    ("y = torch.zeros(2).map_(torch.zeros(2), max)", "host-data"),
+    ("s = torch.zeros(2).untyped_storage()", "host-data"),
+    ("torch.set_printoptions(precision=10)", "host-data"),
+    ("lib = torch.library.Library('mylib', 'DEF')", "custom-op"),
+    ("from torch.library import custom_op", "custom-op"),
+    ("torch.ops.load_library('x.so')", "custom-op"),
+    ("torch.ops.aten.relu.default.py_impl(1)", "custom-op"),
+    ("import torch.library", "import-not-allowed"),
+    ("import torch.utils.data", "import-not-allowed"),
+    ("class R(tuple):\n    def __iter__(self):\n        return iter(())", "dunder-method"),
+    ("class H:\n    def __repr__(self):\n        return ''", "dunder-method"),
+    ("class H:\n    __torch_function__ = classmethod(lambda *a: 0)", "dunder-method"),
+    ("class H:\n    def __del__(self):\n        pass", "dunder-method"),
+    ("def __getattr__(name):\n    return 0", "dunder-method"),
+    ("class R(dict):\n    def values(self):\n        return []", "container-subclass"),
+    ("import collections\nclass R(collections.OrderedDict):\n    def keys(self):\n"
+     "        return []", "container-subclass"),
+    ("import typing\nclass R(typing.NamedTuple):\n    a: int\n    def _asdict(self):\n"
+     "        return {}", "container-subclass"),
+    ("T = torch.Tensor\nT.clone = lambda self: self", "monkeypatch"),
+    ("type(torch.zeros(1)).clone = lambda self: self", "monkeypatch"),
+    ("del torch.Tensor.clone", "monkeypatch"),
+    ("for T in (torch.Tensor,):\n    T.clone = None", "monkeypatch"),
+    ("def get():\n    return torch.Tensor\nget().clone = None", "monkeypatch"),
+    ("from torch import Tensor as T\nT.copy_ = None", "monkeypatch"),
+    ("P = torch.nn.Parameter\nclass Lazy(P):\n    pass", "tensor-subclass"),
+    ("class Lazy(type(torch.zeros(1))):\n    pass", "tensor-subclass"),
+    ("from torch import _C", "private-api"),
+    ("from torch.utils import _pytree", "private-api"),
+    ("import torch.nn.init as init\nf = init._calculate_fan_in_and_fan_out.__globals__",
+     "introspection"),
+])
+def test_issue16_rule_fires(snippet, rule):
+    result = scan(HONEST + "\n" + snippet + "\n")
+    assert rule in {f.rule for f in result.rejected}, result.findings
+
+
+# Honest idioms: initialisation helpers real LLM kernels call, and names that only look alike.
+@pytest.mark.parametrize("snippet", [
+    "import torch.nn as nn\nfan_in, _ = nn.init._calculate_fan_in_and_fan_out(torch.empty(3, 4))",
+    "from torch.nn.modules.utils import _pair\nk = _pair(3)",
+    "import math\nb = 1 / math.sqrt(4)",
+    "import typing\nclass Cfg(typing.NamedTuple):\n    block: int = 128",
+    "import collections\nPair = collections.namedtuple('Pair', 'a b')",
+    "class Out:\n    def __init__(self, x):\n        self.x = x",
+    "dtype = torch.float32\nx = torch.zeros(2, dtype=dtype)\nx[0] = 1.0",
+    "import functools\n@functools.lru_cache\ndef f(n):\n    return n",
+    "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+    "        self.act = torch.relu\n        self.w = nn.Parameter(torch.ones(2))",
+    "SRC = f'#define N {4}'",
+])
+def test_issue16_honest_idioms_pass(snippet):
+    result = scan(HONEST + "\n" + snippet + "\n")
+    assert not result.rejected, result.findings
+
+
+TF32 = '''
+import triton
+import triton.language as tl
+from triton.language import dot
+
+
+@triton.jit
+def mm(a_ptr, b_ptr, c_ptr):
+    a = tl.load(a_ptr)
+    b = tl.load(b_ptr)
+    c = tl.dot(a, b)
+    c += tl.dot(a, b, input_precision="ieee")
+    c += tl.dot(a, b, allow_tf32=False)
+    c += dot(a, b, input_precision="tf32")
+    c += tl.dot(a, b, None, "ieee")
+    c += a @ b
+    tl.store(c_ptr, c)
+'''
+
+
+def test_tf32_dots_flags_each_dot_a_gpu_runs_in_tf32():
+    from warpsmith.verify.static import tf32_dots
+
+    lines = TF32.splitlines()
+    flagged = [lines[f.line - 1].strip() for f in tf32_dots(TF32)]
+    assert flagged == ["c = tl.dot(a, b)", 'c += dot(a, b, input_precision="tf32")',
+                       "c += a @ b"]
+    assert {f.rule for f in tf32_dots(TF32)} == {"tf32-dot"}
+    assert tf32_dots("def broken(:\n") == []
