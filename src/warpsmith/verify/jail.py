@@ -177,16 +177,35 @@ def wrap(jail: Jail, argv: list[str], writable: list[Path], uid: int | None,
         args += ["--dev-bind", node, node]
     args += ["--chdir", str(writable[0])]
     args += _inside_env()
-    fds, close_after = list(keep_fds), []
+    fds: list[int] = []
+    if uid is not None:  # getpass.getuser() and inductor's cache ask who the job's uid is
+        for path, tail in (("/etc/passwd", "::/tmp:/bin/false"), ("/etc/group", ":")):
+            args += ["--perms", "0644", "--ro-bind-data",
+                     _feed(fds, _accounts(path, uid, tail)), path]
     if jail.seccomp:
-        read, write = os.pipe()
-        os.write(write, jail.seccomp)  # a few KB: fits the pipe's buffer
-        os.close(write)
-        args += ["--seccomp", str(read)]
-        fds.append(read)
-        close_after.append(read)
+        args += ["--seccomp", _feed(fds, jail.seccomp)]
     args.append("--")
-    return Wrapped(_limits(jail) + args + _drop(uid) + argv, tuple(fds), tuple(close_after))
+    return Wrapped(_limits(jail) + args + _drop(uid) + argv, (*keep_fds, *fds), tuple(fds))
+
+
+def _feed(fds: list[int], data: bytes) -> str:
+    """A pipe bubblewrap reads `data` from (a few KB: it fits the pipe's buffer)."""
+    read, write = os.pipe()
+    os.write(write, data)
+    os.close(write)
+    fds.append(read)
+    return str(read)
+
+
+def _accounts(path: str, uid: int, tail: str) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            known = f.read()
+    except OSError:
+        known = b""
+    if known and not known.endswith(b"\n"):
+        known += b"\n"
+    return known + f"warpsmith-job:x:{uid}:{uid}{tail}\n".encode()
 
 
 def _hidden() -> list[str]:
@@ -218,7 +237,8 @@ def _python_paths() -> list[str]:
 def _inside_env() -> list[str]:
     """Caches and home inside the private /tmp: the real ones are hidden, and a cache shared
     between jobs would let one candidate plant compiled code for the next."""
-    env = {"HOME": "/tmp", "TMPDIR": "/tmp", "XDG_CACHE_HOME": "/tmp/.cache",
+    env = {"HOME": "/tmp", "TMPDIR": "/tmp", "USER": "warpsmith-job",
+           "LOGNAME": "warpsmith-job", "XDG_CACHE_HOME": "/tmp/.cache",
            "TRITON_CACHE_DIR": "/tmp/.triton", "TORCHINDUCTOR_CACHE_DIR": "/tmp/.inductor",
            "CUDA_CACHE_PATH": "/tmp/.nv"}
     return [a for k, v in env.items() for a in ("--setenv", k, v)]
