@@ -1,11 +1,18 @@
 """CUDA C++ candidates: find their kernel sources without running them, and compile them
-with nvcc where it exists, so a machine without a GPU still reports compile errors."""
+with nvcc where it exists, so a machine without a GPU still reports compile errors.
+
+A load_inline source sees what torch's own build gives it: torch's include folders, Python's
+(torch/extension.h includes Python.h) and the macros load_inline defines. A check that takes
+longer than its limit (torch's headers alone take minutes on a small machine) proves
+nothing either way: it is reported as not checked, never as a compile error.
+"""
 
 from __future__ import annotations
 
 import ast
 import shutil
 import subprocess
+import sysconfig
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +22,9 @@ from .. import pyparse
 # load_inline prepends these to cuda_sources (torch/utils/cpp_extension.py)
 LOAD_INLINE_PREAMBLE = "#include <torch/types.h>\n#include <cuda.h>\n#include <cuda_runtime.h>\n"
 COMPILE_TIMEOUT_S = 300
+# what load_inline's build defines (torch/utils/cpp_extension.py); PYBIND11_MODULE in a
+# cuda_sources string needs the extension's name
+LOAD_INLINE_DEFINES = ("-DTORCH_EXTENSION_NAME=warpsmith_check", "-DTORCH_API_INCLUDE_EXTENSION_H")
 
 
 @dataclass(frozen=True)
@@ -27,7 +37,8 @@ class CudaSource:
 class CompileResult:
     ok: bool
     log: str
-    checked: bool  # False when no nvcc is present or nothing could be extracted
+    checked: bool  # False when no nvcc is present, nothing could be extracted, or too slow
+    note: str = ""  # why a present nvcc checked nothing (the limit was reached)
 
 
 def extract_sources(source: str) -> list[CudaSource]:
@@ -55,7 +66,7 @@ def compile_check(sources: list[CudaSource]) -> CompileResult:
         return CompileResult(ok=True, log="", checked=False)
     for src in sources:
         result = _nvcc(nvcc, src)
-        if not result.ok:
+        if not result.ok or result.note:
             return result
     return CompileResult(ok=True, log="", checked=True)
 
@@ -64,23 +75,33 @@ def _nvcc(nvcc: str, src: CudaSource) -> CompileResult:
     with tempfile.TemporaryDirectory(prefix="warpsmith-nvcc-") as tmp:
         path = Path(tmp) / "candidate.cu"
         path.write_text((LOAD_INLINE_PREAMBLE if src.uses_torch else "") + src.code)
-        cmd = [nvcc, "-c", "-std=c++20", "-arch=sm_90", "--expt-relaxed-constexpr",
+        cmd = [nvcc, "-c", "-std=c++17", "-arch=sm_90", "--expt-relaxed-constexpr",
                "-w", str(path), "-o", str(Path(tmp) / "candidate.o")]
         if src.uses_torch:
-            cmd[1:1] = [f"-I{p}" for p in _torch_includes()]
+            cmd[1:1] = [f"-I{p}" for p in torch_includes()] + list(_torch_defines())
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S)
         except subprocess.TimeoutExpired:
-            return CompileResult(ok=False, log="nvcc timed out", checked=True)
+            return CompileResult(ok=True, log="", checked=False, note=(
+                f"the compile-only nvcc check did not finish within {COMPILE_TIMEOUT_S} s on "
+                "this machine, so it proves nothing either way"))
     errors = [line for line in proc.stderr.splitlines() if "error" in line]
     return CompileResult(ok=proc.returncode == 0, log="\n".join(errors[:20]) or proc.stderr[-2000:],
                          checked=True)
 
 
-def _torch_includes() -> list[str]:
+def torch_includes() -> list[str]:
+    """torch's header folders and Python's, as torch.utils.cpp_extension builds with."""
     from torch.utils.cpp_extension import include_paths
 
-    return include_paths()
+    return [*include_paths(), sysconfig.get_paths()["include"]]
+
+
+def _torch_defines() -> tuple[str, ...]:
+    import torch
+
+    abi = int(getattr(torch._C, "_GLIBCXX_USE_CXX11_ABI", True))
+    return (*LOAD_INLINE_DEFINES, f"-D_GLIBCXX_USE_CXX11_ABI={abi}")
 
 
 def _string_constants(tree: ast.Module) -> dict[str, str]:

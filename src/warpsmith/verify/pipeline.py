@@ -112,8 +112,9 @@ def _cuda_without_gpu(source: str, base: Verdict) -> Verdict:
             "nvcc rejected the CUDA source (compile-only check, no GPU here)",),
             log_tail=result.log)
     checked = "it compiles with nvcc, but " if result.checked else ""
-    return replace(base, status="needs_gpu",
-                   reasons=(f"{checked}a CUDA C++ candidate can only run on a GPU",))
+    unchecked = (result.note,) if result.note else ()  # nvcc ran out of time
+    return replace(base, status="needs_gpu", reasons=unchecked + (
+        f"{checked}a CUDA C++ candidate can only run on a GPU",))
 
 
 def choose_shapes(task: Task, device: str, prof: VerifyProfile) -> tuple[list[str], list[str]]:

@@ -1,0 +1,42 @@
+"""The compile-only nvcc check of CUDA candidates on a machine without a GPU (issue 17):
+KernelBench's own load_inline example compiles, and a check slower than its limit is
+needs_gpu with the reason, never compile_error."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from warpsmith.lang import cuda
+from warpsmith.verify.pipeline import verify
+
+FIXTURES = Path(__file__).parent / "fixtures"
+TASK, EXAMPLE = FIXTURES / "model_ex_add.py", FIXTURES / "model_new_ex_add.py"
+needs_nvcc = pytest.mark.skipif(shutil.which("nvcc") is None, reason="no nvcc here")
+
+
+def test_the_example_source_is_found_and_sees_torch():
+    [src] = cuda.extract_sources(EXAMPLE.read_text())
+    assert src.uses_torch and "#include <torch/extension.h>" in src.code
+
+
+def test_includes_hold_python_and_torch():
+    folders = cuda.torch_includes()
+    assert any((Path(f) / "Python.h").is_file() for f in folders)
+    assert any((Path(f) / "torch" / "extension.h").is_file() for f in folders)
+
+
+@needs_nvcc
+@pytest.mark.slow
+def test_kernelbench_example_compiles_with_nvcc():
+    result = cuda.compile_check(cuda.extract_sources(EXAMPLE.read_text()))
+    assert result.ok and result.checked and not result.note, result.log
+
+
+@needs_nvcc
+def test_a_check_past_its_limit_is_needs_gpu_with_the_reason(monkeypatch):
+    monkeypatch.setattr(cuda, "COMPILE_TIMEOUT_S", 0.05)
+    verdict = verify(str(TASK), EXAMPLE, device="cpu")
+    assert verdict.status == "needs_gpu", verdict.reasons
+    assert "did not finish within 0.05 s" in verdict.reasons[0]
+    assert "can only run on a GPU" in verdict.reasons[-1]
