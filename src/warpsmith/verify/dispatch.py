@@ -6,9 +6,17 @@ Nothing is exempt while a Triton kernel launches: user callbacks (heuristics, pr
 on the CPU, interpreted kernel bodies run there, and Triton's own launch path only allocates
 and copies (checked for triton 3.6: do_bench and the interpreter use empty, zero_, copy_,
 set_).
+
+Ops are compared with their namespace (`aten::add`, never `mylib::add`): a custom op named
+like an allowed one is still a custom op. Host access to tensor data (`tolist`, `numpy`,
+`apply_`, printing: str/repr/format of a tensor run with modes off) is seen here however it
+was reached, bound or unbound, since each passes through the torch-function mode first.
 """
 
 from __future__ import annotations
+
+import os
+import threading
 
 from torch.overrides import TorchFunctionMode, resolve_name
 from torch.utils._python_dispatch import TorchDispatchMode
@@ -27,6 +35,17 @@ ALWAYS_ALLOWED = {
     # copies: contiguous(), .to(), assembling outputs
     "clone", "copy", "_to_copy", "contiguous", "set", "cat", "stack",
 }  # not _local_scalar_dense: .item() on data in forward is computing on the host
+# Tensor methods that hand the data to host Python: the compute that follows is invisible.
+HOST_ACCESS = {f"torch.Tensor.{name}" for name in (
+    "tolist", "numpy", "apply_", "map_", "map2_", "__repr__", "__format__", "__array__",
+    "__array_wrap__", "__dlpack__", "__reduce_ex__", "__getstate__")}
+
+# Threads alive when the harness loaded (before any candidate), and forks since: a thread the
+# candidate started at import or in __init__ runs outside the thread-local guard, and a forked
+# child outside the process the guard watches.
+_HARNESS_THREADS = {t.ident for t in threading.enumerate()}
+_FORKS = [0]
+os.register_at_fork(after_in_parent=lambda: _FORKS.__setitem__(0, _FORKS[0] + 1))
 
 
 class OpGuard:
@@ -34,12 +53,13 @@ class OpGuard:
 
     def __init__(self, allowed_torch: tuple[str, ...]):
         self.allowed_functions = set(allowed_torch)
-        self.allowed_ops = {name.rsplit(".", 1)[-1] for name in allowed_torch}
+        self.allowed_ops = {f"aten::{name.rsplit('.', 1)[-1]}" for name in allowed_torch}
         self.inside_allowed = 0
         self.forbidden: set[str] = set()
         self._modes = (_FunctionMode(self), _DispatchMode(self))
 
     def __enter__(self):
+        self.forbidden.update(_outside_the_guard())
         for mode in self._modes:
             mode.__enter__()
         return self
@@ -47,15 +67,32 @@ class OpGuard:
     def __exit__(self, *exc):
         for mode in reversed(self._modes):
             mode.__exit__(*exc)
+        self.forbidden.update(_outside_the_guard())  # a fork or a thread started in forward
 
     def check(self, func) -> None:
         if self.inside_allowed:
             return
-        name = func.overloadpacket.__name__
+        namespace, name = func.namespace, func.overloadpacket.__name__
         base = name.rstrip("_") or name
-        if base not in ALWAYS_ALLOWED and name not in ALWAYS_ALLOWED \
-                and base not in self.allowed_ops:
-            self.forbidden.add(f"aten.{name}")
+        if namespace != "aten" or base not in ALWAYS_ALLOWED and name not in ALWAYS_ALLOWED \
+                and f"aten::{base}" not in self.allowed_ops:
+            self.forbidden.add(f"{namespace}.{name}")
+
+    def check_function(self, qualified: str) -> None:
+        if not self.inside_allowed and qualified in HOST_ACCESS:
+            self.forbidden.add(f"{qualified} (tensor data on the host)")
+
+
+def _outside_the_guard() -> list[str]:
+    found = [f"thread {t.name!r} (started outside forward, unguarded)"
+             for t in threading.enumerate() if t.ident not in _HARNESS_THREADS
+             and t is not threading.main_thread() and not _native(t)]
+    return found + ["os.fork (a child process computes unguarded)"] * bool(_FORKS[0])
+
+
+def _native(thread: threading.Thread) -> bool:
+    """A thread torch or a driver started in C and that merely called into Python."""
+    return type(thread).__name__ == "_DummyThread"
 
 
 class _FunctionMode(TorchFunctionMode):
@@ -64,7 +101,9 @@ class _FunctionMode(TorchFunctionMode):
         self.guard = guard
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
-        allowed = _qualified(func) in self.guard.allowed_functions
+        qualified = _qualified(func)
+        self.guard.check_function(qualified)
+        allowed = qualified in self.guard.allowed_functions
         self.guard.inside_allowed += allowed
         try:
             return func(*args, **(kwargs or {}))
