@@ -79,3 +79,23 @@ def test_unlisted_torch_compute_is_rejected(tmp_path):
     verdict = _verify(tmp_path, "[]")
     assert verdict.status == "rejected" and verdict.rules == ("forbidden-op",)
     assert "aten.embedding" in verdict.reasons[0]
+
+
+def test_guard_compares_namespaced_ops_and_sees_host_access():
+    """In process: a custom op named like an always-allowed one is forbidden, an allowed aten
+    op is not, and data reaching the host (unbound tolist, printing) is recorded."""
+    import torch
+
+    from warpsmith.verify.dispatch import OpGuard
+
+    lib = torch.library.Library("ws_test_guard", "DEF")
+    lib.define("empty_like(Tensor x) -> Tensor")
+    lib.impl("empty_like", lambda x: torch.relu(x), "CompositeExplicitAutograd")
+    x = torch.randn(5)
+    with OpGuard(("torch.relu",)) as guard:
+        torch.empty_like(x), torch.relu(x), torch.ops.ws_test_guard.empty_like(x)
+        torch.Tensor.tolist(x), f"{x}"
+    assert "ws_test_guard.empty_like" in guard.forbidden
+    assert not {"aten.empty_like", "aten.relu"} & guard.forbidden
+    assert {"torch.Tensor.tolist (tensor data on the host)",
+            "torch.Tensor.__format__ (tensor data on the host)"} <= guard.forbidden

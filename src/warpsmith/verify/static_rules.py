@@ -105,8 +105,9 @@ def _reference_bindings(tree: ast.Module):
 def _default_bindings(args: ast.arguments) -> list[tuple[str, ast.AST]]:
     positional = args.posonlyargs + args.args
     pairs = list(zip([a.arg for a in positional[len(positional) - len(args.defaults):]],
-                     args.defaults))
-    return pairs + [(a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d]
+                     args.defaults, strict=True))
+    return pairs + [(a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)
+                    if d]
 
 
 def _target_names(target: ast.AST) -> list[str]:
@@ -359,13 +360,10 @@ def tf32_dots(source: str) -> list[Finding]:
     except SyntaxError:
         return []
     names = bindings(tree)
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and _is_tl_dot(node.func, names) and not _ieee(node):
-            found.append(node.lineno)
-        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult) \
-                and _inside_kernel(tree, node):
-            found.append(node.lineno)
+    found = [node.lineno for node in ast.walk(tree)
+             if isinstance(node, ast.Call) and _is_tl_dot(node.func, names) and not _ieee(node)
+             or isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult)
+             and _inside_kernel(tree, node)]
     return [Finding("tf32-dot", REJECT, "tl.dot without input_precision=\"ieee\" runs in TF32 "
                     "on a GPU; this task is strict fp32 (the CPU interpreter multiplies "
                     "exactly, so it would pass here and fail there)", line) for line in found]
