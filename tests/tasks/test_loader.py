@@ -42,7 +42,23 @@ def test_shapes_set_module_constants_and_dtype_is_applied():
     assert small.model.linear.weight.dtype == torch.float16
     gpu = build(task, "gpu", device="meta")  # meta: the GPU shape costs no memory
     assert gpu.inputs[0].shape == (8192, 8192)
-    assert not gpu.model.training
+
+
+def test_a_model_runs_as_constructed_unless_the_task_declares_a_mode():
+    kb = load_task(FIXTURES / "kb_semantics" / "33_BatchNorm.py")
+    inst = build(kb, "default")
+    assert inst.mode is None and inst.model.training  # KernelBench calls neither train() nor eval()
+    declared = resolve_task("level2/conv2d_batchnorm_relu")  # MODE = "eval": running statistics
+    inst = build(declared, "small", device="meta")
+    assert inst.mode == "eval" and not any(m.training for m in inst.model.modules())
+
+
+def test_an_unknown_mode_is_the_task_files_error(tmp_path):
+    path = tmp_path / "bn.py"
+    path.write_text((FIXTURES / "kb_semantics" / "33_BatchNorm.py").read_text()
+                    + '\nMODE = "inference"\n')
+    with pytest.raises(TaskError, match="MODE 'inference' is not one of 'train', 'eval'"):
+        load_task(path)
 
 
 def test_seed_changes_inputs_and_same_seed_repeats():

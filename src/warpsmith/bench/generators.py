@@ -3,6 +3,7 @@
     dir:PATH                    candidate files that already exist (kernels made elsewhere)
     llm:STRATEGY:MODEL_SPEC     warpsmith.search.optimize, once per (task, sample)
     library                     the offline kernel library (warpsmith.library), no model
+    reference                   each task's own reference, a self-check of the suite
 
 A generator is anything with `produce(job) -> Produced`: either a candidate file, which the
 runner verifies, or (for a generator that verifies while it searches) the verdict itself.
@@ -209,14 +210,24 @@ def _library(rest: str, options: Options, provider_settings) -> Generator:
     return LLMGenerator(LIBRARY, LIBRARY, options, provider_settings)
 
 
-GENERATORS: dict[str, Factory] = {"dir": _dir, "llm": _llm, "library": _library}
-FORMS = ("dir:PATH", "llm:STRATEGY:MODEL_SPEC", "library")
+def _reference(rest: str, options: Options, provider_settings) -> Generator:
+    from .selfcheck import ReferenceGenerator
+
+    if rest:
+        raise UsageError(f"generator reference:{rest}: the reference takes no argument")
+    return ReferenceGenerator()
+
+
+GENERATORS: dict[str, Factory] = {"dir": _dir, "llm": _llm, "library": _library,
+                                  "reference": _reference}
+FORMS = ("dir:PATH", "llm:STRATEGY:MODEL_SPEC", "library", "reference")
+BARE = ("library", "reference")  # forms without a colon
 
 
 def make_generator(spec: str, options: Options | None = None,
                    provider_settings=None) -> Generator:
     kind, sep, rest = spec.partition(":")
-    if (not sep and kind != "library") or kind not in GENERATORS:
+    if (not sep and kind not in BARE) or kind not in GENERATORS:
         raise UsageError(f"unknown generator {spec!r} (valid forms: {', '.join(FORMS)})")
     return GENERATORS[kind](rest, options or Options(), provider_settings)
 

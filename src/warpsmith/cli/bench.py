@@ -22,8 +22,10 @@ err = Console(stderr=True)
 
 @click.command("bench")
 @click.argument("suite", required=False)
-@click.option("--generator", "generator", help="dir:PATH (existing candidate files) or "
-              "llm:STRATEGY:MODEL_SPEC, e.g. llm:refine:openai:gpt-4.1.")
+@click.option("--generator", "generator", help="dir:PATH (existing candidate files), "
+              "llm:STRATEGY:MODEL_SPEC (e.g. llm:refine:openai:gpt-4.1), library (the offline "
+              "kernel library) or reference (each task's own reference: a self-check of the "
+              "suite, nothing bought).")
 @click.option("--tasks", "only", default=None, metavar="NAMES",
               help="Only these tasks of SUITE, comma-separated (level1/relu or relu).")
 @click.option("--samples", type=int, default=1, show_default=True,
@@ -66,6 +68,7 @@ def bench_command(suite, generator, only, samples, budget, device, profile, lang
       warpsmith bench builtin/level1 --generator llm:refine:openai:gpt-4.1 --budget usd=20
       warpsmith bench builtin/level1 --generator library --executor local
       warpsmith bench builtin/level1 --generator library --tasks relu,softmax,sdpa_causal
+      warpsmith bench ~/KernelBench/KernelBench/level1 --generator reference
       warpsmith bench --resume bench-20261130-101500-a1b2c3
     """
     store = Path(db) if db else db_path()
@@ -108,8 +111,9 @@ def _suite(suite: str | None) -> str:
 
 def _generator(generator: str | None) -> str:
     if not generator:
-        raise UsageError("give --generator: dir:PATH (a folder of candidate files) or "
-                         "llm:STRATEGY:MODEL_SPEC (e.g. llm:refine:openai:gpt-4.1)")
+        raise UsageError("give --generator: dir:PATH (a folder of candidate files), "
+                         "llm:STRATEGY:MODEL_SPEC (e.g. llm:refine:openai:gpt-4.1), library "
+                         "or reference (a self-check of the suite)")
     return generator
 
 

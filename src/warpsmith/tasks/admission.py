@@ -176,7 +176,7 @@ def admission_warnings(task: Task) -> list[str]:
     module-level sizes halved until it fits (a KernelBench file declares no small shape)."""
     try:
         checked, shape = checkable(task)
-    except _TooLarge as e:
+    except TooLarge as e:
         return [f"admission not checked: {e}"]
     try:
         return semantic_problems(checked, shape)
@@ -184,35 +184,45 @@ def admission_warnings(task: Task) -> list[str]:
         return [f"admission not checked: {e.message}"]
 
 
-class _TooLarge(Exception):
-    pass
+class TooLarge(Exception):
+    """No size of a task fits the limits it must run within."""
 
 
 def checkable(task: Task) -> tuple[Task, str]:
-    names = [s.name for s in task.shapes]
-    if "small" in names:
+    """The task and shape admission checks: `small` where declared, else CPU-sized."""
+    if "small" in [s.name for s in task.shapes]:
         return task, "small"
-    cost = count_cost(task, names[0])
+    return cpu_sized(task, CHECK_MAX_BYTES, CHECK_MAX_FLOPS)
+
+
+def cpu_sized(task: Task, max_bytes: int, max_flops: float) -> tuple[Task, str]:
+    """The task's own shape where it fits the limits, else a copy with one shape named
+    'cpu' whose module-level sizes are halved until it does; TooLarge when none fits."""
+    name = task.shapes[0].name
+    cost = count_cost(task, name)
     if not ran_on_meta(cost):
-        raise _TooLarge("its reference cannot run on the meta device, so no size that fits "
-                        "the CPU can be chosen")
-    if _fits(cost):
-        return task, names[0]
+        raise TooLarge("its reference cannot run on the meta device, so no size that fits "
+                       "the CPU can be chosen")
+    if _fits(cost, max_bytes, max_flops):
+        return task, name
     sizes = _sizes(task)
     for halvings in range(1, MAX_HALVINGS + 1):
         values = {k: max(MIN_SHRUNK, v >> halvings) for k, v in sizes.items()}
-        shrunk = replace(task, shapes=(Shape("admission", values),))
-        cost = count_cost(shrunk, "admission")
-        if _fits(cost):
-            return shrunk, "admission"
+        shrunk = replace(task, shapes=(Shape("cpu", values),))
+        cost = count_cost(shrunk, "cpu")
+        if not ran_on_meta(cost):
+            raise TooLarge(f"too large for the CPU, and halving its sizes breaks it "
+                           f"{cost.uncounted_ops[0]}")
+        if _fits(cost, max_bytes, max_flops):
+            return shrunk, "cpu"
         if all(v == MIN_SHRUNK for v in values.values()):
             break
-    raise _TooLarge(f"no size of it fits the CPU check ({CHECK_MAX_BYTES >> 20} MB, "
-                    f"{CHECK_MAX_FLOPS / 1e9:g} GFLOP)")
+    raise TooLarge(f"no size of it fits the CPU ({max_bytes / 1e6:g} MB, "
+                   f"{max_flops / 1e9:g} GFLOP a call), halving its sizes down to {MIN_SHRUNK}")
 
 
-def _fits(cost) -> bool:
-    return cost.bytes <= CHECK_MAX_BYTES and (not cost.countable or cost.flops <= CHECK_MAX_FLOPS)
+def _fits(cost, max_bytes: int, max_flops: float) -> bool:
+    return cost.bytes <= max_bytes and (not cost.countable or cost.flops <= max_flops)
 
 
 def _sizes(task: Task) -> dict[str, int]:

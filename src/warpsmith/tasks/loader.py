@@ -19,6 +19,7 @@ from ..types import Shape, Task
 
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
 REQUIRED = ("Model", "get_inputs", "get_init_inputs")
+MODES = ("train", "eval")  # MODE's values; without it a model runs as constructed (KernelBench)
 _module_ids = itertools.count()
 
 
@@ -29,6 +30,7 @@ class Instance:
     model: torch.nn.Module
     inputs: list[Any]
     init_inputs: list[Any]
+    mode: str | None = None  # the task's MODE, applied to the candidate's model as well
 
 
 def load_task(path: Path | str, name: str | None = None, level: str | None = None) -> Task:
@@ -40,6 +42,7 @@ def load_task(path: Path | str, name: str | None = None, level: str | None = Non
     if missing:
         raise TaskError(path, f"not a task: defines no {', '.join(missing)} "
                         "(a task file needs class Model, get_inputs() and get_init_inputs())")
+    _mode(path, module)  # a bad MODE is the file's error, found when it loads
     return Task(
         name=name or path.stem,
         path=path.resolve(),
@@ -76,20 +79,29 @@ def import_task_module(path: Path) -> ModuleType:
 
 def build(task: Task, shape: str | Shape, device: str | torch.device = "cpu",
           seed: int = 0) -> Instance:
-    """Make the reference model (eval mode) and inputs for one shape, directly on `device`."""
+    """Make the reference model and inputs for one shape, directly on `device`. The model is
+    in the mode the task declares (MODE), else as constructed: KernelBench calls neither
+    train() nor eval(), so its BatchNorm normalises by the batch's statistics."""
     module, shape = _shaped_module(task, shape)
     dtype = DTYPES[task.dtype]
+    mode = _mode(task.path, module)
     torch.manual_seed(seed)
     try:
         with torch.device(device):
             init_inputs = list(module.get_init_inputs())
-            model = module.Model(*init_inputs)
-            model = _cast_floating(model, dtype).eval()
+            model = apply_mode(_cast_floating(module.Model(*init_inputs), dtype), mode)
             inputs = [_cast_floating(x, dtype) for x in module.get_inputs()]
     except Exception as e:
         raise TaskError(task.path, f"building shape {shape.name!r} raised "
                         f"{type(e).__name__}: {e}") from None
-    return Instance(model=model, inputs=inputs, init_inputs=init_inputs)
+    return Instance(model=model, inputs=inputs, init_inputs=init_inputs, mode=mode)
+
+
+def apply_mode(model: torch.nn.Module, mode: str | None) -> torch.nn.Module:
+    """`mode` None leaves the model as its constructor left it."""
+    if mode is None:
+        return model
+    return model.train(mode == "train")
 
 
 def make_inputs(task: Task, shape: str | Shape, device: str | torch.device = "cpu",
@@ -173,6 +185,14 @@ def _dtype(path: Path, module: ModuleType) -> str:
     if dtype not in DTYPES:
         raise TaskError(path, f"DTYPE {dtype!r} is not one of {', '.join(DTYPES)}")
     return dtype
+
+
+def _mode(path: Path, module: ModuleType) -> str | None:
+    mode = getattr(module, "MODE", None)
+    if mode is not None and mode not in MODES:
+        raise TaskError(path, f"MODE {mode!r} is not one of {', '.join(map(repr, MODES))} "
+                        "(leave it out to run the model as constructed, as KernelBench does)")
+    return mode
 
 
 def _tolerance(path: Path, module: ModuleType) -> dict[str, float] | None:

@@ -17,6 +17,7 @@ SHAPES = {
     "gpu": {"BATCH": 32, "IN_CHANNELS": 64, "OUT_CHANNELS": 128, "HEIGHT": 112, "WIDTH": 112},
 }
 DTYPE = "float32"
+MODE = "eval"  # inference BatchNorm: the running statistics set below, not the batch's
 
 
 class Model(nn.Module):

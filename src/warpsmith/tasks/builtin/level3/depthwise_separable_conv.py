@@ -18,6 +18,7 @@ SHAPES = {
     "gpu": {"BATCH": 256, "IN_CHANNELS": 128, "OUT_CHANNELS": 256, "HEIGHT": 56, "WIDTH": 56},
 }
 DTYPE = "float16"
+MODE = "eval"  # inference BatchNorm: the running statistics set below, not the batch's
 
 
 def _randomize_bn(bn):

@@ -16,6 +16,7 @@ SHAPES = {
     "gpu": {"BATCH": 32, "CHANNELS": 128, "HEIGHT": 56, "WIDTH": 56},
 }
 DTYPE = "float32"
+MODE = "eval"  # inference BatchNorm: the running statistics set below, not the batch's
 
 
 def _randomize_bn(bn):
