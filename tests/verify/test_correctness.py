@@ -1,8 +1,27 @@
-"""The comparison rule on hand-made outputs (docs/verifier.md, layer 4)."""
+"""The comparison rule on hand-made outputs (docs/verifier.md, layer 4), and the cases it is
+applied to."""
 
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
 import torch
 
+from warpsmith.config import PROFILES
+from warpsmith.errors import TaskError
+from warpsmith.tasks import load_task, resolve_task
 from warpsmith.verify.correctness import compare
+from warpsmith.verify.reference import (
+    DECOYS,
+    TAIL,
+    UNCHECKED,
+    case_inputs,
+    checked,
+    is_checked,
+    prepare,
+    secret_order,
+)
+from warpsmith.verify.worker import _fold_unchecked
 
 
 def _pair(dtype, n=4096, scale=1.0, seed=0):
@@ -77,3 +96,78 @@ def test_task_tolerance_override_is_applied():
     loose = ref * (1 + 1e-3)
     assert not compare(loose, exact, ref, "s", "base").ok
     assert compare(loose, exact, ref, "s", "base", {"rtol": 2e-3}).ok
+
+
+# The cases the trusted side checks (verify/reference.py) and how the worker reports them.
+
+KB = Path(__file__).parent.parent / "tasks" / "fixtures" / "kb_semantics"
+QUICK = PROFILES["quick"]
+
+
+def _variants(prepared) -> list[str]:
+    return [c.variant for c in checked(prepared.cases)]
+
+
+def test_one_signed_inputs_get_a_mixed_sign_variant_in_the_quick_profile():
+    task = load_task(KB / "19_ReLU.py")  # torch.rand: never negative
+    prepared = prepare(task, ["default"], QUICK, "cpu")
+    mixed = [c for c in checked(prepared.cases) if c.variant == "mixed"]
+    assert len(mixed) == 1
+    x = case_inputs(task, "default", "cpu", mixed[0].seed, "mixed")[0]
+    assert x.min() < -1 and x.max() > 1  # both signs, and beyond HardTanh's clamps
+
+
+def test_inputs_with_both_signs_or_declared_nonnegative_get_no_mixed_call():
+    assert "mixed" not in _variants(prepare(resolve_task("level1/relu"), ["small"], QUICK,
+                                            "cpu"))
+    task = replace(load_task(KB / "19_ReLU.py"), nonnegative_inputs=(0,))
+    assert "mixed" not in _variants(prepare(task, ["default"], QUICK, "cpu"))
+
+
+def test_every_model_ends_with_checked_calls_after_a_secret_number_of_unchecked_ones():
+    task = resolve_task("level1/softmax")
+    orders = set()
+    for _ in range(4):
+        cases = prepare(task, ["small"], QUICK, "cpu").cases
+        orders.add(tuple((c.shape, c.variant) for c in cases))
+        for shape in ("small", "small~"):
+            calls = [c for c in cases if c.shape == shape]
+            assert all(is_checked(c.variant) for c in calls[-TAIL:])
+            unchecked = [c for c in calls if not is_checked(c.variant)]
+            assert DECOYS[0] <= len(unchecked) <= DECOYS[1]
+            assert {c.variant.removeprefix(UNCHECKED) for c in unchecked} <= {
+                c.variant for c in calls}
+    assert len(orders) > 1  # the order is drawn anew each run
+
+
+def test_a_gpu_run_has_no_unchecked_calls():
+    cases = prepare(resolve_task("level1/softmax"), ["small"], QUICK, "cpu").cases
+    assert all(is_checked(c.variant) for c in secret_order(checked(cases), decoys=False))
+
+
+def test_unchecked_calls_fold_into_the_next_checked_call_without_losing_a_finding():
+    own, foreign = [["k", True]], [["torch_op", False]]
+    report = {"kernels": [own, foreign, own, own], "threads_started": [0, 1, 0, 0],
+              "forbidden_ops": [["aten::add"], [], ["aten::mul"], []], "gpu_kernels": []}
+    _fold_unchecked(report, [False, False, True, True])
+    assert report["kernels"] == [foreign, own]  # a call without own kernels stays visible
+    assert report["threads_started"] == [1, 0]
+    assert report["forbidden_ops"] == [["aten::add", "aten::mul"], []]
+
+
+def test_a_reference_with_active_dropout_is_reported_not_switched_to_eval(tmp_path):
+    task = load_task(KB / "66_Matmul_Dropout.py")
+    with pytest.raises(TaskError, match="not deterministic.*training mode.*MODE = \"eval\""):
+        prepare(task, ["default"], QUICK, "cpu")
+    declared = tmp_path / "dropout_eval.py"
+    declared.write_text(task.source + '\nMODE = "eval"\n')
+    assert checked(prepare(load_task(declared), ["default"], QUICK, "cpu").cases)
+
+
+def test_the_candidate_starts_from_the_references_state_before_any_training_call():
+    task = load_task(KB / "33_BatchNorm.py")
+    prepared = prepare(task, ["default"], QUICK, "cpu")
+    spec = prepared.shapes["default"]
+    assert spec["mode"] is None and prepared.models["default"].training
+    assert torch.equal(spec["state_dict"]["bn.running_mean"], torch.zeros(5))
+    assert not torch.equal(prepared.models["default"].bn.running_mean, torch.zeros(5))

@@ -2,11 +2,17 @@
 at high precision (`exact`) and in the task's dtype (`ref`). The expected outputs never leave
 this process; the candidate's process gets the parameters and the seeds, drawn anew each run,
 and regenerates the same inputs itself (so GPU-sized inputs never cross a process boundary).
-Knowing a seed at run time tells a candidate nothing its inputs do not."""
+Knowing a seed at run time tells a candidate nothing its inputs do not.
+
+The calls run in a secret order that ends with two checked calls of every model, and on the CPU
+(where no timed call is probed afterwards) a secret number of unchecked calls, on inputs of the
+same kinds, is mixed in: a kernel that counts its calls cannot tell which ones are compared,
+nor how many calls are left (E20, E34-E36)."""
 
 from __future__ import annotations
 
 import copy
+import random
 import secrets
 from dataclasses import dataclass, field
 
@@ -14,8 +20,14 @@ import torch
 from torch.utils._pytree import tree_leaves
 
 from ..config import VerifyProfile
+from ..errors import TaskError
 from ..tasks.loader import build, make_inputs, tf32_policy
 from ..types import Shape, Task
+from .correctness import compare
+
+UNCHECKED = "unchecked:"  # variant prefix of a call whose output nobody compares
+DECOYS = (2, 6)  # unchecked calls per model on the CPU: at least, and at most
+TAIL = 2  # every model's last calls are checked ones: a kernel cannot know when they come
 
 
 @dataclass
@@ -47,12 +59,15 @@ def prepare(task: Task, shapes: list[str], profile: VerifyProfile, device: str) 
         plan = _plan(profile, shape.name == prepared.timed_shape and device == "cuda",
                      twin=shape is twin)
         try:
-            _prepare_shape(task, shape, plan, device, prepared)
+            _prepare_shape(task, shape, plan, device, prepared,
+                           repeat_check=shape is declared[0])
         except Exception:  # the twin is ours, not the task's: a task that cannot take it
             if shape is not twin:  # is checked without it
                 raise
             _forget(prepared, twin.name)
             prepared.skipped_variants.append(f"{twin.name} (the task does not run there)")
+    # No decoys on a GPU: every timed call after the checked ones is probed (timing.py).
+    prepared.cases = secret_order(prepared.cases, decoys=device != "cuda")
     prepared.probe_positions = {i: c.probes for i, c in enumerate(prepared.cases)
                                 if c.variant == "timing"}
     return prepared
@@ -90,21 +105,59 @@ def _is_size(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 8
 
 
-def _prepare_shape(task, shape: Shape, plan, device, prepared: Prepared) -> None:
+def _prepare_shape(task, shape: Shape, plan, device, prepared: Prepared,
+                   repeat_check: bool = False) -> None:
     inst = build(task, shape, device=device, seed=secrets.randbits(31))
     prepared.models[shape.name] = inst.model
     prepared.shapes[shape.name] = {"init_inputs": inst.init_inputs, "values": shape.values,
-                                   "state_dict": inst.model.state_dict()}
+                                   "state_dict": _initial_state(inst.model),
+                                   "mode": inst.mode}
     high = exact_dtype(task, device)
     exact_model = copy.deepcopy(inst.model).to(high)
     for variant, seed in plan:
-        inputs = case_inputs(task, shape, device, seed, variant)
+        raw = make_inputs(task, shape, device, seed)
+        inputs = vary(raw, variant, task, seed)
+        if variant == "mixed" and all(a is b for a, b in zip(raw, inputs, strict=True)):
+            continue  # every floating input has both signs already: nothing to mix
+        del raw
         case = _evaluate(task, (inst.model, exact_model, high), shape.name, variant, seed,
                          inputs)
         if case is None:
             prepared.skipped_variants.append(f"{shape.name}/{variant}")
-        else:
-            prepared.cases.append(_keep_probes(case) if variant == "timing" else case)
+            continue
+        if repeat_check:
+            _require_repeatable(task, inst.model, inputs, case)
+            repeat_check = False
+        prepared.cases.append(_keep_probes(case) if variant == "timing" else case)
+
+
+def _initial_state(model: torch.nn.Module) -> dict:
+    """The parameters, and copies of the buffers as they are before any call: in training mode
+    every reference call updates BatchNorm's running statistics in place."""
+    buffers = {name for name, _ in model.named_buffers()}
+    return {k: v.clone() if k in buffers else v for k, v in model.state_dict().items()}
+
+
+def _require_repeatable(task: Task, model, inputs: list, case: Case) -> None:
+    """A second call of the reference on the same inputs must agree with the first, within
+    the task's tolerance (GPU atomics may reorder sums); one that does not (active dropout,
+    sampling) cannot be checked, in either mode. Not against `exact`: a float64 copy that
+    drew its own dropout mask would widen the tolerance until anything agreed."""
+    with torch.no_grad(), tf32_policy(task):
+        again = _tensors(model(*inputs))
+    same = len(again) == len(case.ref) and all(
+        compare(a, r.double(), r, case.shape, case.variant, task.tolerance).ok
+        for a, r in zip(again, case.ref, strict=True))
+    if same:
+        return
+    if any(m.training for m in model.modules()):
+        hint = ("the model runs in training mode, as constructed (as KernelBench runs it): "
+                "active dropout? Declare MODE = \"eval\" in the task file if it is meant "
+                "to run in inference mode")
+    else:
+        hint = "its forward draws random numbers or keeps state between calls"
+    raise TaskError(task.path, "the reference is not deterministic: two calls on the same "
+                    f"inputs of shape {case.shape!r} differ ({hint})")
 
 
 def _plan(profile: VerifyProfile, timed: bool, twin: bool) -> list[tuple[str, int]]:
@@ -114,14 +167,56 @@ def _plan(profile: VerifyProfile, timed: bool, twin: bool) -> list[tuple[str, in
     variants = ["base"] * profile.seeds + list(profile.variants)
     if twin:
         variants = variants[:1] + list(profile.variants[:1])
+    elif "mixed" not in variants:  # in every profile, like the twin: inputs drawn with
+        variants.append("mixed")  # torch.rand are never negative otherwise
     if timed:
         variants += ["timing"] * profile.timing_sets
     return [(v, secrets.randbits(31)) for v in variants]
 
 
 def checked(cases: list[Case]) -> list[Case]:
-    """The cases run (and compared) before timing; "timing" cases are only ever timed."""
-    return [c for c in cases if c.variant != "timing"]
+    """The cases whose outputs are compared; "timing" cases are only ever timed, unchecked
+    ones only ever run."""
+    return [c for c in cases if is_checked(c.variant)]
+
+
+def is_checked(variant: str) -> bool:
+    return variant != "timing" and not variant.startswith(UNCHECKED)
+
+
+def secret_order(cases: list[Case], decoys: bool) -> list[Case]:
+    """The calls in a secret order: the rest of every model's calls (and its unchecked ones)
+    shuffled together first, then the last TAIL checked calls of every model shuffled
+    together. Since nothing but checked calls follows the tail, and its start moves with the
+    secret number of unchecked calls, a kernel honest for its first k calls, or on every other
+    call, is caught whenever a model gets more than k calls (E34, E35)."""
+    rng = random.SystemRandom()
+    head, tail = [], []
+    for shape in dict.fromkeys(c.shape for c in cases):
+        calls = [c for c in cases if c.shape == shape and is_checked(c.variant)]
+        rng.shuffle(calls)
+        tail += calls[:TAIL]
+        head += calls[TAIL:]
+        if decoys and calls:
+            head += [_decoy(rng.choice(calls), rng) for _ in range(_decoy_count(rng))]
+    rng.shuffle(head)
+    rng.shuffle(tail)
+    return head + tail + [c for c in cases if c.variant == "timing"]
+
+
+def _decoy_count(rng: random.Random) -> int:
+    """DECOYS[0], plus one more with probability 1/2 at each step up to DECOYS[1]: small on
+    average (the CPU interpreter takes 20-100 ms a call) with no count a kernel can rely on."""
+    count = DECOYS[0]
+    while count < DECOYS[1] and rng.random() < 0.5:
+        count += 1
+    return count
+
+
+def _decoy(like: Case, rng: random.Random) -> Case:
+    """Inputs of the same kind as a checked call's, from a fresh seed, so nothing in them says
+    that this call is not compared."""
+    return Case(like.shape, UNCHECKED + like.variant, rng.getrandbits(31), [], [])
 
 
 def exact_dtype(task: Task, device: str) -> torch.dtype:
@@ -138,7 +233,9 @@ def case_inputs(task: Task, shape: Shape | str, device: str, seed: int, variant:
 
 
 def vary(inputs: list, variant: str, task: Task, seed: int) -> list:
-    """Distribution variants of the task's own inputs; non-negative inputs stay as they are."""
+    """Distribution variants of the task's own inputs; inputs the task declares non-negative
+    stay as they are."""
+    variant = variant.removeprefix(UNCHECKED)
     if variant in ("base", "timing"):
         return inputs
     gen = torch.Generator().manual_seed(seed)
@@ -153,6 +250,9 @@ def vary(inputs: list, variant: str, task: Task, seed: int) -> list:
 
 
 def _vary_one(x: torch.Tensor, variant: str, gen: torch.Generator) -> torch.Tensor:
+    if variant == "mixed":
+        factor = 2.0 + 2.0 * torch.rand((), generator=gen).item()
+        return _mixed_sign(x, factor, int(torch.randint(1 << 62, (), generator=gen)))
     std = x.float().std().item() if x.numel() > 1 else 1.0
     if variant == "scaled":
         factor = 4.0 + 12.0 * torch.rand((), generator=gen).item()
@@ -164,6 +264,19 @@ def _vary_one(x: torch.Tensor, variant: str, gen: torch.Generator) -> torch.Tens
         mask = torch.rand(x.shape, generator=gen) < 0.01
         return torch.where(mask.to(x.device), x * 20.0, x)
     raise ValueError(f"unknown variant {variant}")
+
+
+def _mixed_sign(x: torch.Tensor, factor: float, seed: int) -> torch.Tensor:
+    """An input whose values all have one sign (torch.rand's, KernelBench's default) with
+    each value's sign drawn at random and its magnitude ×2-4: a copy no longer passes for
+    ReLU, nor an upper clamp alone for HardTanh (values beyond -1). An input with both signs
+    already is left alone. Drawn on the input's device, so a GPU-sized input never passes
+    through host memory."""
+    if x.numel() == 0 or bool(x.min() < 0 < x.max()):
+        return x
+    gen = torch.Generator(device=x.device).manual_seed(seed)
+    flip = torch.randint(0, 2, x.shape, generator=gen, device=x.device, dtype=torch.uint8)
+    return torch.where(flip.bool(), -x, x) * factor
 
 
 def _evaluate(task, models, shape, variant, seed, inputs) -> Case | None:

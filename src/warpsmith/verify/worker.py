@@ -25,14 +25,14 @@ from pathlib import Path
 import torch
 from torch.utils._pytree import tree_leaves
 
-from ..tasks.loader import load_task
+from ..tasks.loader import apply_mode, load_task
 from ..types import Shape
 from . import integrity
 from .dispatch import OpGuard
 from .gpukernels import GpuKernels
 from .ipc import export as _export
 from .launches import LaunchLog
-from .reference import case_inputs
+from .reference import case_inputs, is_checked
 from .sandbox import WAIT
 
 # Bound before the candidate is imported: a candidate that rebinds json.dumps, torch.save or
@@ -118,8 +118,15 @@ def run(job: dict, report: dict, outputs: list) -> None:
     report["stage"] = "forward"
     start = time.perf_counter()
     guards = (log, tuple(task.allowed_torch), threads)
-    outputs += [_run_case(models[c["shape"]], c, i, guards, report, device)
-                for i, c in enumerate(data["cases"]) if c["variant"] != "timing"]
+    kept = []  # per call: is its output compared (reference.secret_order)
+    for i, case in enumerate(data["cases"]):
+        if case["variant"] == "timing":
+            continue
+        out = _run_case(models[case["shape"]], case, i, guards, report, device)
+        kept.append(is_checked(case["variant"]))
+        if kept[-1]:
+            outputs.append(out)
+    _fold_unchecked(report, kept)
     report["stage_seconds"]["correctness"] = time.perf_counter() - start
     report["tampered"] += integrity.changed(watched)
     if job.get("timing"):
@@ -148,7 +155,7 @@ def _make_model(module, spec: dict, device: torch.device) -> torch.nn.Module:
         model = module.ModelNew(*spec["init_inputs"])
     model = model.to(device)
     _load_matching(model, spec["state_dict"])
-    return model.eval()
+    return apply_mode(model, spec.get("mode"))  # the task's MODE, else as constructed
 
 
 def _load_matching(model: torch.nn.Module, reference_state: dict) -> None:
@@ -193,6 +200,36 @@ def _run_case(model, case: dict, index: int, guards, report: dict, device):
     # On a GPU they stay there and travel by IPC handle (ipc.py).
     return [h.to(device).contiguous() for h, t in zip(held, leaves, strict=True)
             if type(t) is torch.Tensor]
+
+
+def _fold_unchecked(report: dict, kept: list[bool]) -> None:
+    """Each unchecked call's record joins the next checked call's: the report keeps one entry
+    per compared call, as the trusted side expects, and loses nothing an unchecked call did
+    (a launch without the candidate's own kernel, a forbidden op, a thread)."""
+    for key, merge in _MERGES.items():
+        entries = report[key]
+        if len(entries) != len(kept):
+            continue  # gpu_kernels on the CPU: never recorded
+        folded, carry = [], None
+        for entry, checked in zip(entries, kept, strict=True):
+            carry = entry if carry is None else merge(carry, entry)
+            if checked:
+                folded.append(carry)
+                carry = None
+        if carry is not None and folded:
+            folded[-1] = merge(folded[-1], carry)
+        report[key] = folded
+
+
+def _merge_launches(a: list, b: list) -> list:
+    """A call in which none of the candidate's own kernels ran stays such a call."""
+    own_a, own_b = (any(own for _, own in x) for x in (a, b))
+    return a + b if own_a and own_b else (b if own_a else a)
+
+
+_MERGES = {"kernels": _merge_launches, "threads_started": lambda a, b: a + b,
+           "forbidden_ops": lambda a, b: sorted(set(a) | set(b)),
+           "gpu_kernels": lambda a, b: a + b}
 
 
 def _profiled(device: torch.device):
