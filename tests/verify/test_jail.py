@@ -1,0 +1,140 @@
+"""The OS sandbox (verify/jail.py), met as an attacker meets it: through the `warpsmith verify`
+command, with the static scan switched off so that only the process and OS layers stand.
+
+Red-team files marked `# layer: os` run here; the kill tests end the verifier mid-run (SIGKILL,
+Ctrl-C) and then look for any process of that job on the host.
+"""
+
+import json
+import os
+import secrets
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from warpsmith.verify import jail
+
+from .conftest import corpus, header
+from .test_sandbox import marked
+
+needs_jail = pytest.mark.skipif(not jail.current().ok,
+                                reason=f"no OS sandbox here: {jail.current().detail}")
+
+# The CLI with the static scan reduced to naming the kernel language.
+CLI = ("import sys\n"
+       "from warpsmith.verify import static\n"
+       "static.scan = lambda src: static.Scan('triton', ())\n"
+       "from warpsmith.cli.main import main\n"
+       "sys.exit(main())\n")
+
+SPINNER = '''
+import os
+import time
+
+import torch.nn as nn
+
+if os.fork() == 0:  # a child that outlives nothing: the sandbox must take it down
+    os.execv("/bin/sleep", ["sleep", {mark!r}])
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        while True:
+            time.sleep(0.01)
+'''
+
+
+def _cli(*args: str, env: dict | None = None, **kw) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", CLI, *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env, **kw)
+
+
+def _wait_for(mark: str, proc: subprocess.Popen, seconds: float = 120) -> list[int]:
+    deadline = time.time() + seconds
+    while time.time() < deadline and proc.poll() is None:
+        found = marked(mark)
+        if found:
+            return found
+        time.sleep(0.1)
+    pytest.fail(f"the candidate's child never started: {proc.stderr.read().decode()[-2000:]}")
+
+
+def test_where_bubblewrap_is_installed_candidates_run_in_it():
+    """CI installs bubblewrap (.ci/run): there a missing sandbox is a failure, not a skip."""
+    if not (os.environ.get("WARPSMITH_BWRAP") or __import__("shutil").which("bwrap")):
+        pytest.skip("bubblewrap is not installed here")
+    assert jail.current().ok, jail.current().detail
+
+
+@needs_jail
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT], ids=["kill", "ctrl-c"])
+def test_no_process_of_the_job_outlives_a_killed_verifier(tmp_path, how):
+    mark = f"{secrets.randbelow(10**6)}.{secrets.randbelow(10**6)}"
+    candidate = tmp_path / "spin.py"
+    candidate.write_text(SPINNER.format(mark=mark))
+    proc = _cli("verify", "level1/relu", str(candidate), "--device", "cpu", "--no-cache",
+                "--db", str(tmp_path / "v.sqlite"))
+    children = _wait_for(mark, proc)
+    proc.send_signal(how)
+    proc.wait(timeout=60)
+    deadline = time.time() + 10
+    while marked(mark) and time.time() < deadline:
+        time.sleep(0.1)
+    assert children and not marked(mark), "a process of the job outlived the verifier"
+
+
+@needs_jail
+@pytest.mark.parametrize("path", [p for p in corpus("redteam") if "# layer: os" in
+                                  p.read_text()], ids=lambda p: p.stem)
+def test_os_level_attack_fails_through_the_cli(path, tmp_path):
+    db = tmp_path / "verdicts.sqlite"
+    proc = _cli("verify", header(path, "task"), str(path), "--device", "cpu", "--json",
+                "--no-cache", "--db", str(db), cwd=tmp_path)
+    try:
+        out, err = proc.communicate(timeout=240)  # a stopped verifier would never answer
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail("the verifier hung: the candidate stopped it")
+    lines = out.decode().strip().splitlines()
+    assert len(lines) == 1, f"stdout is not one JSON verdict: {out[-500:]!r} {err[-1500:]!r}"
+    verdict = json.loads(lines[0])
+    assert verdict["status"] != "passed" and verdict["environment"]["sandbox"] == "bwrap"
+    assert proc.returncode == 1, err.decode()[-1500:]
+    triggers = sqlite3.connect(db).execute(
+        "select name from sqlite_master where type = 'trigger'").fetchall()
+    assert triggers == [], "the candidate changed the verdict store"
+
+
+@needs_jail
+def test_the_worker_sees_only_its_own_processes_and_cannot_write_outside_scratch(tmp_path):
+    from warpsmith.verify.sandbox import run_worker
+
+    probe = tmp_path / "job"
+    probe.mkdir()
+    code = ("import os, sys, json\n"
+            "procs = [p for p in os.listdir('/proc') if p.isdigit()]\n"
+            "def writable(d):\n"
+            "    try:\n"
+            "        open(os.path.join(d, 'x'), 'w').close(); return True\n"
+            "    except OSError:\n"
+            "        return False\n"
+            f"dirs = {[str(Path.cwd()), str(Path.home()), '/usr', '/etc']!r}\n"
+            "report = {'procs': len(procs), 'uid': os.getuid(),\n"
+            "          'writable': [d for d in dirs if writable(d)]}\n"
+            "body = json.dumps(report).encode()\n"
+            "import struct\n"
+            "fd = int(sys.argv[-1])\n"
+            "os.write(fd, b'WSR1' + struct.pack('<Q', len(body)) + body + struct.pack('<Q', 0))\n")
+    scratch = tmp_path / "cwd"
+    scratch.mkdir()
+    out = run_worker(probe, scratch, 60, dict(os.environ), 1 << 20, program=("-c", code))
+    assert out.report is not None, out.log_tail
+    assert out.report["procs"] <= 3, out.report  # bubblewrap's init, the worker, at most one
+    assert out.report["writable"] == []
+    if os.geteuid() == 0:
+        assert out.report["uid"] >= jail.UID_BASE
