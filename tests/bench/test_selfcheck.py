@@ -70,3 +70,15 @@ def test_the_rules_come_back_after_the_self_check():
     with torch_rules_off():
         assert static.scan is not scan
     assert static.scan is scan and pipeline._dynamic_problems is dynamic
+
+
+def test_a_verifier_that_runs_out_of_memory_names_the_task_too_large(tmp_path, monkeypatch):
+    import torch
+
+    def out_of_memory(*args, **kwargs):
+        raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 12.00 GiB")
+
+    monkeypatch.setattr(pipeline, "verify", out_of_memory)
+    items = _items(TWINS, tmp_path / "db.sqlite")
+    assert {i.status for i in items.values()} == {"too_large"}
+    assert "OutOfMemoryError: CUDA out of memory" in items["1_ReLU"].note

@@ -33,7 +33,7 @@ from ..types import Task
 from .generators import Job, Produced
 
 TORCH_RULES = frozenset({"no-kernel-ran", "kernel-time-share", "forbidden-op"})
-CPU_MAX_FLOPS = 2_000_000_000  # a call; the quick profile makes about a dozen on each side
+CPU_MAX_FLOPS = 500_000_000  # a call; the quick profile makes about a dozen on each side
 _RULES_OFF = threading.Lock()
 
 
@@ -42,17 +42,35 @@ class ReferenceGenerator:
         from ..verify.pipeline import verify
 
         candidate = write_reference_candidate(job.task, job.workdir)
-        notes = [f"admission: {w}" for w in admission_warnings(job.task)]
         try:
             task, sized = checked_task(job.task, job.device, job.profile)
         except TooLarge as e:
+            notes = [f"admission: {w}" for w in admission_warnings(job.task)]
             return Produced(status="too_large",  # no candidate: the runner would verify it
                             note="; ".join([f"skipped on the CPU: {e}", *notes]))
-        with torch_rules_off():
-            verdict = verify(task, candidate, device=job.device, profile=job.profile,
-                             store=None, use_cache=False)
+        notes = [f"admission: {w}" for w in admission_warnings(task)]  # at the size checked
+        try:
+            with torch_rules_off():
+                verdict = verify(task, candidate, device=job.device, profile=job.profile,
+                                 store=None, use_cache=False)
+        except Exception as e:  # the verifier's own limit on this task: what a self-check finds
+            return Produced(status=_verifier_status(e), note="; ".join([
+                f"the verifier raised {type(e).__name__}: {str(e).splitlines()[0][:300]}",
+                *sized, *notes]))
         verdict = replace(verdict, task=job.task.name)
         return Produced(candidate=candidate, verdict=verdict, note="; ".join([*sized, *notes]))
+
+
+def _verifier_status(error: Exception) -> str:
+    import gc
+
+    import torch
+
+    gc.collect()  # the failed verification's tensors, before the next task allocates
+    if torch.cuda.is_available():
+        torch.cuda.empty_cache()
+    return "too_large" if isinstance(error, torch.OutOfMemoryError | MemoryError) \
+        else "verifier_error"
 
 
 def write_reference_candidate(task: Task, workdir: Path) -> Path:
