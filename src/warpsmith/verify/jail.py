@@ -231,6 +231,7 @@ def _python_paths() -> list[str]:
     roots |= {os.path.realpath(sys.executable).rsplit("/bin/", 1)[0]}
     roots |= {p for p in sys.path if p and os.path.exists(p)}
     roots |= {p for p in config.python_path_entries() if os.path.exists(p)}
+    roots.add(str(Path(__file__).resolve().parents[2]))  # warpsmith itself (editable finders)
     return sorted(roots, key=lambda p: (p.count("/"), p))
 
 
