@@ -19,6 +19,9 @@ class VerifyProfile:
     calls_per_block: int
     timing_sets: int  # fresh input sets used only while timing, never seen by checked calls
     compile_modes: tuple[str, ...]  # torch.compile baselines
+    # on the CPU, a task none of whose shapes fits is checked with its module-level sizes
+    # halved until one call moves at most cpu_max_bytes and computes at most this
+    cpu_max_flops: int = 500_000_000
 
 
 PROFILES = {

@@ -65,7 +65,7 @@ class Floor:
 
 
 STATUSES = ("passed", "suspect", "compile_error", "runtime_error", "incorrect", "rejected",
-            "timeout", "crashed", "needs_gpu")
+            "timeout", "crashed", "needs_gpu", "too_large")
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,8 @@ def verify_command(task, candidate, device, profile, as_json, no_cache, db,
     built-in name such as level1/relu), and time it on a GPU.
 
     \b
-    Exit codes: 0 passed, 1 the candidate failed (any status but passed), 2 bad usage.
+    Exit codes: 0 passed, 1 the candidate failed, 2 bad usage, 3 the machine could not
+    judge it (too_large: the task's cases do not fit its memory).
     Example:
       warpsmith verify level1/relu examples/relu_triton.py --device cpu
     """
@@ -58,7 +59,10 @@ def verify_command(task, candidate, device, profile, as_json, no_cache, db,
         click.echo(json.dumps(verdict_to_dict(verdict)))
     else:
         _print(verdict)
-    return 0 if verdict.passed else 1
+    return 0 if verdict.passed else EXIT_MACHINE if verdict.status == "too_large" else 1
+
+
+EXIT_MACHINE = 3  # a verdict about this machine, not the candidate (too_large)
 
 
 def _badness(case) -> float:

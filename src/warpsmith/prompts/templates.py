@@ -173,6 +173,8 @@ NEXT_STEP = {
     "passed": "It is correct. Make it faster while keeping it correct: fuse more, move fewer "
               "bytes, tune block sizes, warps and stages, and get closer to the roofline floor.",
     "needs_gpu": "It could not be run here; check it carefully by reading and send it again.",
+    "too_large": "The task did not fit this machine's memory, so the candidate was not run; "
+                 "check it carefully by reading and send it again.",
 }
 
 FOLLOW_UP = """\

@@ -1,6 +1,7 @@
 """The reward service's reward: a pure function of a Verdict and a RewardConfig.
 
-    reward = None                              needs_gpu: not judged here (drop the sample)
+    reward = None                              needs_gpu, too_large: not judged here (drop
+                                               the sample)
     reward = 0                                 compile_error: no kernel to judge
     reward = config.rejected                   rejected or suspect: a rule or a plausibility
                                                gate caught it (0 by default; < 0 punishes)
@@ -37,7 +38,7 @@ BASELINES = ("compile", "eager", "roofline")
 SCALES = ("log2", "linear")
 
 # Every verdict status, by what it means for the reward; test_shaping checks nothing is missing.
-NOT_JUDGED = frozenset({"needs_gpu"})
+NOT_JUDGED = frozenset({"needs_gpu", "too_large"})
 INVALID = frozenset({"compile_error"})
 FLAGGED = frozenset({"rejected", "suspect"})
 FAILED = frozenset({"runtime_error", "incorrect", "timeout", "crashed"})

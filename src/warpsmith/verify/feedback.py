@@ -15,6 +15,8 @@ HINTS = {
                "too large.",
     "crashed": "The candidate's process died (segfault, illegal memory access, exit).",
     "needs_gpu": "This candidate can only be checked on a GPU.",
+    "too_large": "The task's cases do not fit this machine's memory: the verifier's limit, "
+                 "not a fault of the candidate.",
 }
 
 

@@ -23,11 +23,12 @@ from ..config import VerifyProfile, worker_environment
 from ..config import profile as get_profile
 from ..errors import UsageError
 from ..lang import cuda
+from ..tasks import admission
 from ..tasks.counting import count_cost
 from ..tasks.gpus import roofline_floor
 from ..tasks.suite import resolve_task
 from ..types import CaseResult, Task, Verdict
-from . import gpukernels, ipc, jail, prestart, static
+from . import gpukernels, ipc, jail, memplan, prestart, static
 from .correctness import compare
 from .feedback import feedback_text
 from .gates import apply_gates
@@ -36,6 +37,9 @@ from .reference import Prepared, checked, prepare
 from .sandbox import run_worker
 
 VERIFIER_VERSION = "3"
+# Verdicts about this machine, not the candidate: never stored, so another machine (or a
+# later run with more memory) verifies again instead of finding them in the cache.
+MACHINE_LIMITS = frozenset({"too_large"})
 
 
 def verify(task: Task | str, candidate: Path | str, device: str | None = None,
@@ -56,7 +60,13 @@ def verify(task: Task | str, candidate: Path | str, device: str | None = None,
     key = cache_key(task, candidate.read_text(), device, prof, base.environment)
     if store is not None and use_cache and (hit := store.get(key)) is not None:
         return replace(hit, cached=True)
-    verdict = _run(task, candidate, device, prof, replace(base, cache_key=key), accept_suspect)
+    try:
+        verdict = _run(task, candidate, device, prof, replace(base, cache_key=key),
+                       accept_suspect)
+    except (torch.OutOfMemoryError, MemoryError) as e:  # the plan's estimate fell short
+        verdict = replace(base, cache_key=key, status="too_large", reasons=(
+            f"the verifier ran out of memory holding the task's cases ({type(e).__name__}); "
+            "this is the verifier's limit on this machine, not the candidate's",))
     if device == "cuda":  # hand the reference's memory back, or the next worker finds none
         gc.collect()
         torch.cuda.empty_cache()
@@ -64,7 +74,7 @@ def verify(task: Task | str, candidate: Path | str, device: str | None = None,
         verdict = replace(verdict, warnings=verdict.warnings + (
             f"no OS sandbox: {jail.current().detail}",))
     verdict = replace(verdict, feedback=feedback_text(verdict))
-    if store is not None:
+    if store is not None and verdict.status not in MACHINE_LIMITS:
         store.put(verdict)
     return verdict
 
@@ -78,11 +88,19 @@ def _run(task, candidate, device, prof, base, accept_suspect) -> Verdict:
     base = replace(base, warnings=tuple(str(f) for f in scan.warnings))
     if device == "cuda" and not torch.cuda.is_available():
         return replace(base, status="needs_gpu", reasons=("--device cuda, but no GPU is here",))
-    shapes, skipped = choose_shapes(task, device, prof)
+    try:
+        task, shapes, skipped, notes = choose_shapes(task, device, prof)
+        prof, twin, cuts = memplan.plan(task, shapes[-1], prof, device)
+    except (admission.TooLarge, memplan.TooLarge) as e:
+        return replace(base, status="too_large", reasons=(str(e),),
+                       shapes_skipped=tuple(s.name for s in task.shapes))
+    if cuts:
+        notes.append(f"memory plan: {'; '.join(cuts)}")
     start = time.perf_counter()
-    prepared = prepare(task, shapes, prof, device)
+    prepared = prepare(task, shapes, prof, device, twin=twin)
     stages = {"reference": time.perf_counter() - start}
-    base = replace(base, shapes_checked=tuple(prepared.shapes), shapes_skipped=tuple(skipped))
+    base = replace(base, shapes_checked=tuple(prepared.shapes), shapes_skipped=tuple(skipped),
+                   warnings=base.warnings + tuple(notes))
     verdict = _run_candidate(task, candidate, device, prof, prepared, base, stages)
     return apply_gates(verdict, task, accept_suspect)
 
@@ -117,16 +135,22 @@ def _cuda_without_gpu(source: str, base: Verdict) -> Verdict:
         f"{checked}a CUDA C++ candidate can only run on a GPU",))
 
 
-def choose_shapes(task: Task, device: str, prof: VerifyProfile) -> tuple[list[str], list[str]]:
-    """All shapes on a GPU; on the CPU interpreter only those small enough to run there."""
+def choose_shapes(task: Task, device: str,
+                  prof: VerifyProfile) -> tuple[Task, list[str], list[str], list[str]]:
+    """(task, shapes to check, shapes skipped, notes): all shapes on a GPU; on the CPU
+    interpreter those small enough to run there, else a copy of the task with its
+    module-level sizes halved until one fits (admission.cpu_sized; TooLarge if none does)."""
     names = [s.name for s in task.shapes]
     if device == "cuda":
-        return names, []
+        return task, names, [], []
     costs = {n: count_cost(task, n).bytes for n in names}
     fits = [n for n in names if costs[n] <= prof.cpu_max_bytes]
-    if not fits:  # nothing is small: check the smallest rather than nothing
-        fits = [min(names, key=costs.get)]
-    return fits, [n for n in names if n not in fits]
+    if fits:
+        return task, fits, [n for n in names if n not in fits], []
+    sized, name = admission.cpu_sized(task, prof.cpu_max_bytes, prof.cpu_max_flops)
+    halved = ", ".join(f"{k}={v}" for k, v in sized.shape(name).values.items())
+    return sized, [name], names, [f"no shape of the task fits the CPU interpreter: checked "
+                                  f"with its sizes halved ({halved})"]
 
 
 def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stages) -> Verdict:

@@ -7,7 +7,7 @@ Knowing a seed at run time tells a candidate nothing its inputs do not.
 The calls run in a secret order that ends with two checked calls of every model, and on the CPU
 (where no timed call is probed afterwards) a secret number of unchecked calls, on inputs of the
 same kinds, is mixed in: a kernel that counts its calls cannot tell which ones are compared,
-nor how many calls are left (E20, E34-E36)."""
+nor how many calls are left (E20, E35)."""
 
 from __future__ import annotations
 
@@ -50,11 +50,13 @@ class Prepared:
     timed_shape: str | None = None
 
 
-def prepare(task: Task, shapes: list[str], profile: VerifyProfile, device: str) -> Prepared:
+def prepare(task: Task, shapes: list[str], profile: VerifyProfile, device: str,
+            twin: bool = True) -> Prepared:
+    """`twin`: False where the memory plan (memplan.py) left the secret twin out."""
     prepared = Prepared({}, {}, [], [])
     prepared.timed_shape = shapes[-1]  # the task's last declared shape, its largest
     declared = [task.shape(name) for name in shapes]
-    twin = perturbed(declared[0])
+    twin = perturbed(declared[0]) if twin else None
     for shape in declared + ([twin] if twin else []):
         plan = _plan(profile, shape.name == prepared.timed_shape and device == "cuda",
                      twin=shape is twin)
@@ -66,8 +68,11 @@ def prepare(task: Task, shapes: list[str], profile: VerifyProfile, device: str) 
                 raise
             _forget(prepared, twin.name)
             prepared.skipped_variants.append(f"{twin.name} (the task does not run there)")
-    # No decoys on a GPU: every timed call after the checked ones is probed (timing.py).
-    prepared.cases = secret_order(prepared.cases, decoys=device != "cuda")
+    # Unchecked calls only on the CPU (on a GPU every timed call after the checked ones is
+    # probed: timing.py), and not on the twin: a kernel that counts calls is caught on the
+    # declared shapes, where most calls are made, at half the cost.
+    decoys = {s.name for s in declared} if device != "cuda" else set()
+    prepared.cases = secret_order(prepared.cases, decoys)
     prepared.probe_positions = {i: c.probes for i, c in enumerate(prepared.cases)
                                 if c.variant == "timing"}
     return prepared
@@ -184,12 +189,13 @@ def is_checked(variant: str) -> bool:
     return variant != "timing" and not variant.startswith(UNCHECKED)
 
 
-def secret_order(cases: list[Case], decoys: bool) -> list[Case]:
+def secret_order(cases: list[Case], decoys: set[str]) -> list[Case]:
     """The calls in a secret order: the rest of every model's calls (and its unchecked ones)
     shuffled together first, then the last TAIL checked calls of every model shuffled
-    together. Since nothing but checked calls follows the tail, and its start moves with the
-    secret number of unchecked calls, a kernel honest for its first k calls, or on every other
-    call, is caught whenever a model gets more than k calls (E34, E35)."""
+    together; the shapes in `decoys` get a secret number of unchecked calls in the head. Since
+    nothing but checked calls follows the tail, and its start moves with the secret number of
+    unchecked calls, a kernel honest for its first k calls, or on every other call, is caught
+    whenever a model gets more than k calls (E35)."""
     rng = random.SystemRandom()
     head, tail = [], []
     for shape in dict.fromkeys(c.shape for c in cases):
@@ -197,7 +203,7 @@ def secret_order(cases: list[Case], decoys: bool) -> list[Case]:
         rng.shuffle(calls)
         tail += calls[:TAIL]
         head += calls[TAIL:]
-        if decoys and calls:
+        if shape in decoys and calls:
             head += [_decoy(rng.choice(calls), rng) for _ in range(_decoy_count(rng))]
     rng.shuffle(head)
     rng.shuffle(tail)

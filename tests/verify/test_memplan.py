@@ -1,0 +1,102 @@
+"""The memory plan and the `too_large` status: the verifier's limits are never the
+candidate's failure, never cached, and never an exception."""
+
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import torch
+
+from warpsmith.config import PROFILES
+from warpsmith.store import VerdictStore
+from warpsmith.tasks.loader import load_task
+from warpsmith.verify import memplan, pipeline, reference
+from warpsmith.verify.pipeline import verify
+
+GOOD_RELU = Path(__file__).parent.parent / "kernels" / "good" / "relu_triton.py"
+PROFILE = replace(PROFILES["quick"], timeout_s=120)
+
+# KernelBench's level1/19_ReLU at its official size: 4096 x 393216 fp32, 6.4 GB a tensor.
+OFFICIAL_RELU = '''
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return torch.relu(x)
+
+
+batch_size = 4096
+dim = 393216
+
+
+def get_inputs():
+    return [torch.rand(batch_size, dim)]
+
+
+def get_init_inputs():
+    return []
+'''
+
+
+def _task(tmp_path):
+    path = tmp_path / "19_ReLU.py"
+    path.write_text(OFFICIAL_RELU)
+    return load_task(path)
+
+
+def test_an_official_size_task_is_checked_on_the_cpu_at_halved_sizes(tmp_path):
+    v = verify(_task(tmp_path), GOOD_RELU, device="cpu", profile=PROFILE)
+    assert v.status == "passed", v.feedback
+    assert v.shapes_checked[0] == "cpu" and v.shapes_skipped == ("default",)
+    assert any("sizes halved" in w for w in v.warnings)
+
+
+def test_a_plan_that_cannot_fit_is_too_large_and_not_stored(tmp_path, monkeypatch):
+    monkeypatch.setattr(memplan, "available", lambda device: 1 << 20)  # a 1 MiB machine
+    store = VerdictStore(tmp_path / "v.sqlite")
+    v = verify(_task(tmp_path), GOOD_RELU, device="cpu", profile=PROFILE, store=store)
+    assert v.status == "too_large", v.feedback
+    assert "not the candidate's" in v.reasons[0] and "GiB" in v.reasons[0]
+    assert store.get(v.cache_key) is None
+    store.close()
+
+
+def test_a_plan_that_does_not_fit_is_cut_before_it_is_given_up(monkeypatch):
+    task = load_task(Path(reference.__file__).parents[1] / "tasks" / "builtin" / "level1" /
+                     "relu.py")
+    shape = task.shapes[-1].name
+    s = memplan.sizes(task, shape, "cpu")
+    full = memplan.needed(s, *memplan.cases(PROFILES["quick"], True, False))
+    least = memplan.needed(s, 2, 0)  # one seed and the mixed-sign variant, no twin
+    assert least < full
+    monkeypatch.setattr(memplan, "available", lambda device: (least + full) // 2)
+    prof, twin, cuts = memplan.plan(task, shape, PROFILES["quick"], "cpu")
+    assert cuts and memplan.needed(s, *memplan.cases(prof, twin, False)) <= (least + full) // 2
+
+
+def test_out_of_memory_in_the_trusted_process_is_a_verdict(tmp_path, monkeypatch):
+    def no_memory(*a, **k):
+        raise torch.OutOfMemoryError("CUDA out of memory (simulated)")
+
+    monkeypatch.setattr(pipeline, "prepare", no_memory)
+    v = verify("level1/relu", GOOD_RELU, device="cpu", profile=PROFILE)
+    assert v.status == "too_large" and "not the candidate's" in v.reasons[0]
+
+
+def test_the_cli_exits_3_for_too_large(tmp_path):
+    task = tmp_path / "huge.py"
+    task.write_text(OFFICIAL_RELU.replace("batch_size = 4096", "batch_size = 4096 * 4096"))
+    code = ("import sys\nfrom warpsmith.verify import memplan\n"
+            "memplan.available = lambda device: 1 << 20\n"
+            "from warpsmith.cli.main import main\nsys.exit(main())\n")
+    done = subprocess.run([sys.executable, "-c", code, "verify", str(task), str(GOOD_RELU),
+                           "--device", "cpu", "--db", str(tmp_path / "v.sqlite")],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "too_large" in done.stdout
