@@ -133,16 +133,17 @@ def test_every_model_ends_with_checked_calls_after_a_secret_number_of_unchecked_
         for shape in ("small", "small~"):
             calls = [c for c in cases if c.shape == shape]
             assert all(is_checked(c.variant) for c in calls[-TAIL:])
-            unchecked = [c for c in calls if not is_checked(c.variant)]
-            assert DECOYS[0] <= len(unchecked) <= DECOYS[1]
-            assert {c.variant.removeprefix(UNCHECKED) for c in unchecked} <= {
-                c.variant for c in calls}
+        calls = [c for c in cases if c.shape == "small"]
+        unchecked = [c for c in calls if not is_checked(c.variant)]
+        assert DECOYS[0] <= len(unchecked) <= DECOYS[1]  # the twin gets none
+        assert {c.variant.removeprefix(UNCHECKED) for c in unchecked} <= {
+            c.variant for c in calls}
     assert len(orders) > 1  # the order is drawn anew each run
 
 
 def test_a_gpu_run_has_no_unchecked_calls():
     cases = prepare(resolve_task("level1/softmax"), ["small"], QUICK, "cpu").cases
-    assert all(is_checked(c.variant) for c in secret_order(checked(cases), decoys=False))
+    assert all(is_checked(c.variant) for c in secret_order(checked(cases), decoys=set()))
 
 
 def test_unchecked_calls_fold_into_the_next_checked_call_without_losing_a_finding():

@@ -1,6 +1,6 @@
 # task: level1/softmax
 # expect: incorrect
-# exploit: E35, phase detection by call count across models: a module-level counter, honest for the first 9 calls the process makes (more than all checked calls of the quick profile, twin included), then a uniform 1/N output
+# exploit: E35, phase detection by call count across models: a module-level counter, honest for the first 7 calls the process makes (more than all 6 checked calls of the quick profile, twin included), then a uniform 1/N output
 import torch
 import torch.nn as nn
 import triton
@@ -40,4 +40,4 @@ class ModelNew(nn.Module):
     def forward(self, x):
         x = x.contiguous()
         CALLS[0] += 1
-        return _softmax(x, torch.empty_like(x), CALLS[0] <= 9)
+        return _softmax(x, torch.empty_like(x), CALLS[0] <= 7)
