@@ -82,6 +82,10 @@ def verify(task: Task | str, candidate: Path | str, device: str | None = None,
 def _run(task, candidate, device, prof, base, accept_suspect) -> Verdict:
     source = candidate.read_text()
     scan = static.scan(source)
+    if device == "cpu" and task.dtype == "float32" and not task.allow_tf32:
+        # the interpreter multiplies exactly where a GPU's tl.dot defaults to TF32: only
+        # the scan can see that a kernel passing here would fail a strict-fp32 task there
+        scan = replace(scan, findings=scan.findings + tuple(static.tf32_dots(source)))
     early = _static_verdict(scan, base, device, source)
     if early is not None:
         return early
@@ -285,8 +289,9 @@ def _dynamic_problems(report: dict, gpu_names: set[str] | None) -> list[tuple[st
         problems = _launch_problems(report["kernels"])
     forbidden = sorted({op for ops in report.get("forbidden_ops", []) for op in ops})
     if forbidden:
-        problems.append(("forbidden-op", "forward ran PyTorch compute ops the task does not "
-                                         f"allow: {', '.join(forbidden[:8])}"))
+        problems.append(("forbidden-op", "forward did what the task does not allow (PyTorch "
+                                         "compute, host access to tensor data, threads, "
+                                         f"forks): {', '.join(forbidden[:8])}"))
     if any(report["threads_started"]):
         problems.append(("thread-started", "forward started a thread; work must be done by "
                                            "the candidate's kernels on the calling thread"))

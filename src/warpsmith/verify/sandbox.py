@@ -147,10 +147,16 @@ class Started:
                 timed_out = True
         self.stop()
         return Outcome(
-            returncode=None if timed_out else proc.returncode,
+            returncode=None if timed_out else self._returncode(),
             timed_out=timed_out, report=report, outputs=outputs, malformed=malformed,
             log_tail=self.tail.text(), seconds=time.perf_counter() - self.start,
             collected=collected)
+
+    def _returncode(self) -> int:
+        """bubblewrap exits 128+N when its child died of signal N: reported as Popen would
+        report the worker's own death (-N), so a segfault still reads as SIGSEGV."""
+        code = self.proc.returncode
+        return -(code - 128) if self.jail.ok and 128 < code < 160 else code
 
     def stop(self) -> None:
         """Kill it and everything it started (descendants that left its process group too;
