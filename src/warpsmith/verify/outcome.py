@@ -91,3 +91,40 @@ def _error_verdict(report: dict, base: Verdict) -> Verdict:
         text += " (the verifier's limit on this machine, not the candidate's)"
     return replace(base, status=status, reasons=(text[:1500],),
                    log_tail=(error.get("traceback") or "")[-3000:] + "\n" + base.log_tail)
+
+
+def timing_problem(timing, cases: list, shapes) -> str:
+    """Why the worker's timing entry cannot be used, or '' when it is sound. It comes from
+    the candidate's process: a malformed one is a `crashed` verdict, never an exception.
+    `cases`: the prepared cases (probes name them by index); `shapes`: the shapes checked."""
+    if not isinstance(timing, dict):
+        return "timing is not an object"
+    times = timing.get("times_us")
+    if not isinstance(times, dict) or not {"candidate", "eager"} <= set(times) or not all(
+            isinstance(v, list) and v and all(_positive(t) for t in v) for v in times.values()):
+        return "times_us is not a list of positive times per implementation"
+    if not isinstance(timing.get("shape"), str) or timing["shape"] not in shapes:
+        return "shape is not a checked shape"
+    if not isinstance(timing.get("gpu"), str) or not isinstance(timing.get("clocks"), list):
+        return "gpu or clocks missing"
+    if not all(isinstance(c, dict) for c in timing["clocks"]):
+        return "clocks entries are not objects"
+    if not isinstance(timing.get("persisting_l2_raised"), int):
+        return "persisting_l2_raised is not a count"
+    probes = timing.get("probes")
+    if not isinstance(probes, list) or not all(_probe_ok(p, cases) for p in probes):
+        return "probes do not name timing cases with their values"
+    return ""
+
+
+def _positive(value) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and 0 < value < 1e12
+
+
+def _probe_ok(probe, cases: list) -> bool:
+    if not isinstance(probe, dict) or type(probe.get("case")) is not int:
+        return False
+    index, values = probe["case"], probe.get("values")
+    return 0 <= index < len(cases) and cases[index].variant == "timing" and \
+        isinstance(values, list) and len(values) == len(cases[index].probes) and \
+        all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)

@@ -32,7 +32,7 @@ from . import gpukernels, ipc, jail, memplan, prestart, static
 from .correctness import compare
 from .feedback import feedback_text
 from .gates import apply_gates
-from .outcome import interpret_outcome
+from .outcome import interpret_outcome, timing_problem
 from .reference import Prepared, checked, prepare
 from .sandbox import run_worker
 
@@ -326,6 +326,10 @@ def _with_timing(verdict: Verdict, report: dict, task: Task, prepared: Prepared)
                                          "on the CPU interpreter",))
     from .timing import timing_fields
 
+    problem = timing_problem(timing, prepared.cases, prepared.shapes)
+    if problem:
+        return replace(verdict, status="crashed", correct=False, reasons=(
+            f"malformed timing report from the candidate's process: {problem}",))
     if timing.get("persisting_l2_raised"):
         return replace(verdict, status="rejected", correct=False, rules=("persisting-l2",),
                        reasons=("the candidate raised the persisting-L2 limit while timed: data "

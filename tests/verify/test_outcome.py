@@ -1,0 +1,40 @@
+"""What comes back from the candidate's process is untrusted data: every field of a timing
+entry is checked on the trusted side, and a malformed one is a reason, never an exception."""
+
+from types import SimpleNamespace
+
+import pytest
+
+from warpsmith.verify.outcome import timing_problem
+
+CASES = [SimpleNamespace(variant="base", probes=[]),
+         SimpleNamespace(variant="timing", probes=[3, 7])]
+SOUND = {"times_us": {"candidate": [10.0, 11.0], "eager": [20.0], "compile": [15.0]},
+         "shape": "gpu", "gpu": "NVIDIA H200", "clocks": [{"sm_clock_mhz": 1980}],
+         "persisting_l2_raised": 0, "probes": [{"case": 1, "values": [0.5, 1.5]}]}
+
+
+def test_a_sound_timing_entry_passes():
+    assert timing_problem(SOUND, CASES, {"gpu": {}}) == ""
+
+
+@pytest.mark.parametrize("change", [
+    {"times_us": {"candidate": [10.0]}},  # no eager
+    {"times_us": {"candidate": [-1.0], "eager": [2.0]}},
+    {"times_us": {"candidate": ["fast"], "eager": [2.0]}},
+    {"times_us": {"candidate": [], "eager": [2.0]}},
+    {"shape": "elsewhere"},
+    {"clocks": "hot"},
+    {"persisting_l2_raised": "no"},
+    {"probes": [{"case": 0, "values": [0.5, 1.5]}]},  # a checked case, not a timing one
+    {"probes": [{"case": 9, "values": [0.5, 1.5]}]},
+    {"probes": [{"case": 1, "values": [0.5]}]},
+    {"probes": [{"case": True, "values": [0.5, 1.5]}]},
+    {"probes": "none"},
+], ids=lambda c: next(iter(c)))
+def test_a_malformed_timing_entry_is_named(change):
+    assert timing_problem(SOUND | change, CASES, {"gpu": {}}) != ""
+
+
+def test_not_a_dict_at_all():
+    assert timing_problem([1, 2], CASES, {"gpu": {}}) != ""
