@@ -1,5 +1,5 @@
 """The compile-only nvcc check of CUDA candidates on a machine without a GPU (issue 17):
-KernelBench's own load_inline example compiles, and a check slower than its limit is
+a load_inline candidate in KernelBench's form compiles, and a check slower than its limit is
 needs_gpu with the reason, never compile_error."""
 
 import shutil
@@ -11,7 +11,7 @@ from warpsmith.lang import cuda
 from warpsmith.verify.pipeline import verify
 
 FIXTURES = Path(__file__).parent / "fixtures"
-TASK, EXAMPLE = FIXTURES / "model_ex_add.py", FIXTURES / "model_new_ex_add.py"
+TASK, EXAMPLE = FIXTURES / "scaled_add_task.py", FIXTURES / "scaled_add_load_inline.py"
 needs_nvcc = pytest.mark.skipif(shutil.which("nvcc") is None, reason="no nvcc here")
 
 
@@ -28,7 +28,7 @@ def test_includes_hold_python_and_torch():
 
 @needs_nvcc
 @pytest.mark.slow
-def test_kernelbench_example_compiles_with_nvcc():
+def test_a_load_inline_candidate_compiles_with_nvcc():
     result = cuda.compile_check(cuda.extract_sources(EXAMPLE.read_text()))
     assert result.ok and result.checked and not result.note, result.log
 
