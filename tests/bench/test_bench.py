@@ -150,3 +150,27 @@ def test_tasks_option_benches_only_the_named_tasks(small, tmp_path, monkeypatch)
                                     "--device", "cpu", "--tasks", "relu,nope", "--db", str(db)])
     # A usage error before anything is recorded (the `warpsmith` entry point exits 2 on it).
     assert isinstance(bad.exception, UsageError) and "no task nope" in str(bad.exception)
+
+
+def test_an_exception_from_one_verification_is_that_item_not_the_bench(small, tmp_path,
+                                                                        monkeypatch):
+    from warpsmith.executors import InlineExecutor
+
+    suite, kernels = small
+    real = InlineExecutor.verify
+
+    def flaky(self, task, candidate, **kw):
+        if task.name.endswith("relu"):
+            raise RuntimeError("the verifier broke on this one")
+        return real(self, task, candidate, **kw)
+
+    monkeypatch.setattr(InlineExecutor, "verify", flaky)
+    result = bench(suite, f"dir:{kernels}", BenchSettings(device="cpu"),
+                   db=tmp_path / "b.sqlite", only=["relu", "sigmoid"])
+    assert result.status == "finished"
+    from warpsmith.bench.store import BenchStore
+
+    items = {i.task: i for i in BenchStore(tmp_path / "b.sqlite").items(result.bench_id)}
+    assert items["level1/relu"].status == "verifier_error"
+    assert "broke on this one" in items["level1/relu"].note
+    assert items["level1/sigmoid"].status == "passed"

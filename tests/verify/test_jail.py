@@ -138,3 +138,17 @@ def test_the_worker_sees_only_its_own_processes_and_cannot_write_outside_scratch
     assert out.report["writable"] == []
     if os.geteuid() == 0:
         assert out.report["uid"] >= jail.UID_BASE
+
+
+@needs_jail
+def test_a_hidden_folder_on_sys_path_is_not_bound_back(monkeypatch):
+    """A script run from /tmp puts /tmp on sys.path: binding it back would expose every other
+    job's scratch folder and make the job's own /tmp read-only."""
+    monkeypatch.syspath_prepend("/tmp")
+    wrapped = jail.wrap(jail.current(), ["true"], writable=[Path("/tmp")], uid=None,
+                        keep_fds=())
+    for fd in wrapped.close_after:
+        os.close(fd)
+    argv = wrapped.argv
+    binds = [argv[i + 1] for i, a in enumerate(argv) if a == "--ro-bind-try"]
+    assert "/tmp" not in binds

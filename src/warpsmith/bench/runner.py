@@ -216,8 +216,18 @@ class _Run:
         produced = self.generator.produce(job)
         verdict = produced.verdict
         if verdict is None and produced.candidate is not None:
-            verdict = self.executor.verify(task, produced.candidate, device=self.device,
-                                           profile=self.profile, store_path=self.store.path)
+            try:
+                verdict = self.executor.verify(task, produced.candidate, device=self.device,
+                                               profile=self.profile,
+                                               store_path=self.store.path)
+            except UsageError:  # the bench itself is wrong (a setting, a missing tool)
+                raise
+            except Exception as e:  # one task's verification, never the whole bench
+                log.warning("verifying %s #%d raised %s", task.name, sample, e)
+                first = str(e).splitlines()[0][:300] if str(e) else ""
+                produced = dataclasses.replace(
+                    produced, status="verifier_error",
+                    note=f"the verifier raised {type(e).__name__}: {first}")
         return _item(task, sample, produced, verdict, time.monotonic() - start)
 
     def _report(self, current: str | None, last: Item | None) -> None:

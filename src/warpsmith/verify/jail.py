@@ -168,8 +168,8 @@ def wrap(jail: Jail, argv: list[str], writable: list[Path], uid: int | None,
     for path in hidden:
         args += ["--perms", "0755", "--tmpfs", path] if path != "/tmp" else \
             ["--perms", "1777", "--size", str(TMP_BYTES), "--tmpfs", path]
-    for path in _python_paths():
-        if _under_hidden(path, hidden):
+    for path in _python_paths():  # a script's own folder in /tmp is on sys.path: a hidden
+        if _under_hidden(path, hidden) and path not in hidden:  # root is never re-exposed
             args += ["--ro-bind-try", path, path]
     for path in writable:
         args += ["--bind", str(path), str(path)]
