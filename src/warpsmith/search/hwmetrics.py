@@ -302,7 +302,7 @@ def profile_forward(task_file: str, candidate: str, shape: str) -> None:
     Loads the task and candidate as the verifier's worker does."""
     import torch
 
-    from ..tasks.loader import build, load_task, tf32_policy
+    from ..tasks.loader import apply_mode, build, load_task, tf32_policy
     from ..verify.worker import _import_candidate, _load_matching
 
     task = load_task(task_file)
@@ -312,7 +312,7 @@ def profile_forward(task_file: str, candidate: str, shape: str) -> None:
         model = module.ModelNew(*inst.init_inputs)
     model = model.to("cuda")
     _load_matching(model, inst.model.state_dict())
-    model.eval()
+    apply_mode(model, inst.mode)  # the task's MODE, else as constructed (as verified)
     with torch.no_grad(), tf32_policy(task):
         model(*inst.inputs)
         torch.cuda.synchronize()

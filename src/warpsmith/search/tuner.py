@@ -306,7 +306,8 @@ def _setup(job: dict, device: str) -> tuple:
 
     task = load_task(job["task"])
     inst = build(task, job["shape"], device=device, seed=job["seed"])
-    spec = {"init_inputs": inst.init_inputs, "state_dict": inst.model.state_dict()}
+    spec = {"init_inputs": inst.init_inputs, "state_dict": inst.model.state_dict(),
+            "mode": inst.mode}  # variants run in the task's MODE, as the verifier runs them
     del inst
     return task, case_inputs(task, job["shape"], device, job["seed"], "base"), spec
 
