@@ -172,11 +172,12 @@ def _run_case(model, case: dict, index: int, guards, report: dict, device):
     before = [x.clone() if isinstance(x, torch.Tensor) else x for x in inputs]
     _poison_fresh_memory()
     log.take()
-    with _profiled(device) as gpu:
-        with torch.no_grad(), OpGuard(allowed) as ops, threads:
-            out = model(*inputs)
-        # Copied on the caller's stream before any device-wide sync, as the next op of a real
-        # model would read it: work left on a side stream nobody waited for is caught (E23).
+    with _profiled(device) as gpu, torch.no_grad(), OpGuard(allowed) as ops, threads:
+        out = model(*inputs)
+        # Flattened under the guard: a returned container's own methods (__iter__ of a
+        # namedtuple subclass, E41) run here, where their torch compute is seen. Copied
+        # on the caller's stream before any device-wide sync, as the next op of a real
+        # model would read it: side-stream work nobody waited for is caught (E23).
         leaves = tree_leaves(out)
         held = [t.clone() if type(t) is torch.Tensor else t for t in leaves]
     if device.type == "cuda":

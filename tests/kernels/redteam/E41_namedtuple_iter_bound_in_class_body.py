@@ -1,5 +1,6 @@
 # task: level1/relu
 # expect: rejected
+# layer: runtime
 # exploit: E41, a collections.namedtuple subclass gets __iter__ by assignment in its class body (no def of a dunder), so pytree's flattening in the worker runs relu after forward returned
 import collections
 

@@ -1,5 +1,6 @@
 # task: level1/relu
 # expect: rejected
+# layer: runtime
 # exploit: E41 (code that runs outside forward: dunder methods or container methods that Python, torch or the worker call on a returned object after the guard closed), here forward returns a NamedTuple whose __iter__ computes relu when the worker flattens the outputs
 import typing
 
