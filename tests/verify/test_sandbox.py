@@ -107,3 +107,44 @@ def test_a_worker_in_its_empty_cwd_imports_from_a_relative_pythonpath(tmp_path, 
     done = subprocess.run([sys.executable, "-c", "import only_here"], cwd=tmp_path / "empty",
                           env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+LOOKS_FOR_INPUTS = '''
+import gc
+
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+# At import, no guard runs: were any input or seed in this process, answers could be
+# computed now. The verifier must have made none yet.
+_found = [o for o in gc.get_objects() if isinstance(o, torch.Tensor) and o.dim() > 0]
+_found += [o for o in gc.get_objects() if isinstance(o, dict) and (
+    type(o.get("seed")) is int or isinstance(o.get("seeds"), list))]
+if _found:
+    raise RuntimeError(f"found {len(_found)} inputs or seeds before the first call")
+
+
+@triton.jit
+def relu_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    tl.store(out_ptr + offsets, tl.maximum(tl.load(x_ptr + offsets, mask=mask), 0.0),
+             mask=mask)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty_like(x)
+        relu_kernel[(triton.cdiv(x.numel(), 256),)](x, out, x.numel(), BLOCK=256)
+        return out
+'''
+
+
+def test_no_input_or_seed_exists_while_the_candidate_is_imported(tmp_path, monkeypatch):
+    candidate = tmp_path / "looks.py"
+    candidate.write_text(LOOKS_FOR_INPUTS)
+    monkeypatch.setattr(static, "scan", lambda src: static.Scan("triton", ()))
+    v = verify("level1/relu", candidate, device="cpu", profile=PROFILE, use_cache=False)
+    assert v.status == "passed", v.feedback

@@ -170,6 +170,7 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
             prestart.SPARES.refill(device, env)
         outcome = run_worker(job_dir, scratch, prof.timeout_s, env,
                              max_bytes=_message_limit(prepared), started=spare,
+                             secret=job_secrets(prepared),
                              collect=lambda data: _timed(stages, "collect", read_outputs,
                                                          data, prepared, device))
         if when != "off" and not ahead:
@@ -213,10 +214,17 @@ def write_job(job_dir, task, candidate, device, prof, prepared: Prepared) -> Non
     job = {"candidate": "code/candidate.py", "task": f"code/{Path(task.path).name}",
            "device": device,
            "timing": device == "cuda", "profile": prof.name,
-           "timed_shape": prepared.timed_shape, "probes": prepared.probe_positions}
+           "timed_shape": prepared.timed_shape}
     (job_dir / "job.json").write_text(json.dumps(job))
-    cases = [{"shape": c.shape, "variant": c.variant, "seed": c.seed} for c in prepared.cases]
+    cases = [{"shape": c.shape, "variant": c.variant} for c in prepared.cases]
     torch.save({"shapes": prepared.shapes, "cases": cases}, job_dir / "cases.pt")
+
+
+def job_secrets(prepared: Prepared) -> bytes:
+    """The seeds and probe positions, never in the job folder: the worker reads them from
+    its stdin once the candidate is imported (worker._secrets)."""
+    return (json.dumps({"seeds": [c.seed for c in prepared.cases],
+                        "probes": prepared.probe_positions}) + "\n").encode()
 
 
 def _timed(stages: dict, name: str, fn, *args):

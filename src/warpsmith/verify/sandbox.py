@@ -51,16 +51,19 @@ WAIT = "wait"  # the job-folder argument of a worker started before its job (sta
 
 def run_worker(job_dir: Path, scratch: Path, timeout_s: float, env: dict[str, str],
                max_bytes: int, collect=None, program: tuple[str, ...] = VERIFY_WORKER,
-               started: Started | None = None) -> Outcome:
+               started: Started | None = None, secret: bytes = b"") -> Outcome:
     """`collect(outputs)` runs once the message is in and before the worker may exit (a GPU
     worker waits for its stdin to close, keeping its exported outputs alive); its result is
     Outcome.collected. `program`: the Python arguments that start the worker (the tuner's
     ranking worker is another); it is called with the job folder and the message pipe's fd.
     `started`: a worker already running and waiting for its job (start_waiting); it gets this
     job (and runs in its own scratch folder) and the deadline counts from now. If it is gone,
-    a fresh worker is started instead."""
+    a fresh worker is started instead. `secret`: written to its stdin once it has its job,
+    for the worker to read when it chooses (the seeds, after the candidate's import)."""
     if started is None or not started.send(job_dir, max_bytes):
         started = Started(program, [str(job_dir)], scratch, env, max_bytes, inbox=job_dir)
+    if secret:
+        started.tell(secret)
     try:
         return started.finish(timeout_s, collect)
     finally:  # an interrupt (Ctrl-C) or an error of ours still ends the worker
@@ -122,6 +125,12 @@ class Started:
             return False
         self.start = time.perf_counter()
         return True
+
+    def tell(self, data: bytes) -> None:
+        """Bytes on the worker's stdin (a pipe's buffer holds them: they are small)."""
+        with contextlib.suppress(OSError):  # a worker already gone: its outcome says so
+            self.proc.stdin.write(data)
+            self.proc.stdin.flush()
 
     def finish(self, timeout_s: float, collect=None) -> Outcome:
         proc, message = self.proc, self.message

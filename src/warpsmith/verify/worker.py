@@ -1,8 +1,10 @@
 """The candidate's process: `python -m warpsmith.verify.worker JOB_DIR RESULT_FD`.
 
 It reads its job into memory and deletes the job files before the candidate is imported (so
-no seed, probe position or parameter file is left to read), runs the candidate on inputs it
-regenerates from the seeds, and sends the raw outputs and a report through an inherited pipe,
+no parameter file is left to read), imports the candidate and builds its models, and only then
+reads the seeds and probe positions from stdin and makes the inputs, so none of them exists
+while the candidate's import and constructor run. It runs the candidate on those inputs and
+sends the raw outputs and a report through an inherited pipe,
 then leaves with os._exit so no finaliser or exit hook of the candidate's runs afterwards.
 It never sees the expected outputs and never decides a verdict; the trusted process does both.
 """
@@ -76,13 +78,36 @@ def _warm_then_wait(device: str) -> str:
         torch.empty(1, device="cuda")  # the context (an allocation, no kernel)
         with GpuKernels():
             pass
-    line = b""
-    while not line.endswith(b"\n"):
-        chunk = os.read(0, 4096)
-        if not chunk:  # the trusted side went away before sending a job
-            os._exit(0)
-        line += chunk
-    return line.decode().strip()
+    line = _stdin_line()
+    if line is None:  # the trusted side went away before sending a job
+        os._exit(0)
+    return line
+
+
+_pending = bytearray()  # what was read from stdin past the last line taken
+
+
+def _stdin_line() -> str | None:
+    """One line from the trusted side (a job folder, then the job's secrets), or None at
+    end of input. Reads past the newline are kept for the next line."""
+    while b"\n" not in _pending:
+        chunk = os.read(0, 65536)
+        if not chunk:
+            return None
+        _pending.extend(chunk)
+    line, _, rest = bytes(_pending).partition(b"\n")
+    _pending[:] = rest
+    return line.decode()
+
+
+def _secrets() -> dict:
+    """The seeds of every call and the timed calls' probe positions: sent on stdin by the
+    trusted side and read only once the candidate is imported and its models are built, so
+    nothing of them is in this process, on disk or in the job while its import runs."""
+    line = _stdin_line()
+    if line is None:
+        raise RuntimeError("the trusted side sent no seeds")
+    return json.loads(line)
 
 
 def _read_job(job_path: Path) -> dict:
@@ -101,10 +126,6 @@ def run(job: dict, report: dict, outputs: list) -> None:
     device, data = torch.device(job["device"]), job["data"]
     task = load_task(job["task"])
     shapes = {name: Shape(name, spec["values"]) for name, spec in data["shapes"].items()}
-    for case in data["cases"]:
-        case["inputs"] = case_inputs(task, shapes[case["shape"]], job["device"], case["seed"],
-                                     case["variant"])
-    report["stage_seconds"]["inputs"] = time.perf_counter() - clock
     log = LaunchLog(job["candidate"])
     log.install()
     threads = _ThreadWatch()
@@ -115,6 +136,14 @@ def run(job: dict, report: dict, outputs: list) -> None:
     report["stage_seconds"]["import"] = time.perf_counter() - start
     report["stage"] = "init"
     models = {name: _make_model(module, spec, device) for name, spec in data["shapes"].items()}
+    report["stage"] = "inputs"  # only now: no input exists while the candidate imports
+    clock = time.perf_counter()
+    secret = _secrets()
+    job["probes"] = secret["probes"]
+    for case, seed in zip(data["cases"], secret["seeds"], strict=True):
+        case["inputs"] = case_inputs(task, shapes[case["shape"]], job["device"], seed,
+                                     case["variant"])
+    report["stage_seconds"]["inputs"] = time.perf_counter() - clock
     report["stage"] = "forward"
     start = time.perf_counter()
     guards = (log, tuple(task.allowed_torch), threads)
