@@ -18,30 +18,9 @@ GOOD_RELU = Path(__file__).parent.parent / "kernels" / "good" / "relu_triton.py"
 PROFILE = replace(PROFILES["quick"], timeout_s=120)
 
 # KernelBench's level1/19_ReLU at its official size: 4096 x 393216 fp32, 6.4 GB a tensor.
-OFFICIAL_RELU = '''
-import torch
-import torch.nn as nn
-
-
-class Model(nn.Module):
-    def __init__(self):
-        super().__init__()
-
-    def forward(self, x):
-        return torch.relu(x)
-
-
-batch_size = 4096
-dim = 393216
-
-
-def get_inputs():
-    return [torch.rand(batch_size, dim)]
-
-
-def get_init_inputs():
-    return []
-'''
+OFFICIAL = Path(__file__).parents[1] / "tasks" / "fixtures" / "kernelbench" / "level1" / \
+    "2_ReLU_large.py"
+OFFICIAL_RELU = OFFICIAL.read_text()
 
 
 def _task(tmp_path):

@@ -15,6 +15,14 @@ from warpsmith.verify.pipeline import verify
 
 PROFILE = replace(PROFILES["quick"], timeout_s=120)
 
+RELU_KERNEL = '''@triton.jit
+def relu_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    tl.store(out_ptr + offsets, tl.maximum(tl.load(x_ptr + offsets, mask=mask), 0.0),
+             mask=mask)
+'''
+
 DAEMON = '''
 import os
 import time
@@ -24,14 +32,7 @@ import torch.nn as nn
 import triton
 import triton.language as tl
 
-
-@triton.jit
-def relu_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
-    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = offsets < n
-    tl.store(out_ptr + offsets, tl.maximum(tl.load(x_ptr + offsets, mask=mask), 0.0),
-             mask=mask)
-
+{kernel}
 
 class ModelNew(nn.Module):
     def __init__(self):
@@ -75,7 +76,7 @@ def test_a_daemon_that_leaves_the_process_group_does_not_outlive_the_verdict(
         tmp_path, monkeypatch):
     mark = f"{secrets.randbelow(10**6)}.{secrets.randbelow(10**6)}"  # sleep's argument
     candidate = tmp_path / "daemon.py"
-    candidate.write_text(DAEMON.format(mark=mark))
+    candidate.write_text(DAEMON.format(mark=mark, kernel=RELU_KERNEL))
     monkeypatch.setattr(static, "scan", lambda src: static.Scan("triton", ()))
     seen = []
     verifying = threading.Thread(target=verify, args=("level1/relu", candidate),
@@ -125,14 +126,7 @@ _found += [o for o in gc.get_objects() if isinstance(o, dict) and (
 if _found:
     raise RuntimeError(f"found {len(_found)} inputs or seeds before the first call")
 
-
-@triton.jit
-def relu_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
-    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = offsets < n
-    tl.store(out_ptr + offsets, tl.maximum(tl.load(x_ptr + offsets, mask=mask), 0.0),
-             mask=mask)
-
+{kernel}
 
 class ModelNew(nn.Module):
     def forward(self, x):
@@ -144,7 +138,7 @@ class ModelNew(nn.Module):
 
 def test_no_input_or_seed_exists_while_the_candidate_is_imported(tmp_path, monkeypatch):
     candidate = tmp_path / "looks.py"
-    candidate.write_text(LOOKS_FOR_INPUTS)
+    candidate.write_text(LOOKS_FOR_INPUTS.replace("{kernel}", RELU_KERNEL))
     monkeypatch.setattr(static, "scan", lambda src: static.Scan("triton", ()))
     v = verify("level1/relu", candidate, device="cpu", profile=PROFILE, use_cache=False)
     assert v.status == "passed", v.feedback
