@@ -6,7 +6,7 @@ the task's GPU shape under several timing variants, interleaved in blocks:
     old         verifier 2's call: L2 flush, persisting-L2 limit set to 0 and lines reset
                 (two driver calls) before every call, events around the call, device-wide
                 synchronize before the end event
-    new         the current verify/timing.py: limit and lines reset once per block, the limit
+    new         the current verify/child/timing.py: limit and lines reset once per block, the limit
                 only read (cuCtxGetLimit) before every call
     reset_only  cuCtxResetPersistingL2Cache alone before every call
     limit_only  cuCtxSetLimit(persisting L2 = 0) alone before every call
@@ -47,7 +47,7 @@ def child(task_name: str, candidate: str, blocks: int, calls: int) -> dict:
     from warpsmith.tasks import build, resolve_task
     from warpsmith.tasks.loader import make_inputs
     from warpsmith.verify import cudadriver
-    from warpsmith.verify.timing import L2_FLUSH_BYTES, _Slots
+    from warpsmith.verify.child.timing import L2_FLUSH_BYTES, _Slots
 
     task = resolve_task(task_name)
     inst = build(task, "gpu", device="cuda", seed=0)

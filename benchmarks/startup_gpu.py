@@ -18,7 +18,7 @@ STEPS = {
     "import_torch": "import torch",
     "cuda_init": "import torch; torch.zeros(1, device='cuda'); torch.cuda.synchronize()",
     "import_triton": "import torch, triton, triton.language",
-    "warpsmith_worker_imports": "import warpsmith.verify.worker",
+    "warpsmith_worker_imports": "import warpsmith.verify.child.worker",
     "first_triton_compile": """
 import torch, triton, triton.language as tl
 @triton.jit

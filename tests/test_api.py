@@ -7,7 +7,8 @@ import warpsmith
 
 
 def test_verify_stays_the_function_after_submodule_imports():
-    for name in ("warpsmith.verify.static", "warpsmith.verify.worker", "warpsmith.verify.ipc"):
+    for name in ("warpsmith.verify.static", "warpsmith.verify.child.worker",
+                 "warpsmith.verify.child.rank", "warpsmith.verify.ipc"):
         importlib.import_module(name)
     assert callable(warpsmith.verify)
     assert warpsmith.verify.__name__ == "verify"

@@ -213,7 +213,7 @@ def _cpu_job(tmp_path, monkeypatch, paths: list[str], **settings) -> dict:
 
 def _loaded(job: dict):
     """(task, inputs, entries) as the ranking worker has them before its compile phase."""
-    from warpsmith.search.tuner import _Entry, _load, _setup
+    from warpsmith.verify.child.rank import _Entry, _load, _setup
 
     task, inputs, spec = _setup(job, "cpu")
     entries = [_Entry(p) for p in job["variants"]]
@@ -229,7 +229,7 @@ def test_precompile_helpers_make_each_variants_first_call_and_report_failures(
     import json
     import time
 
-    from warpsmith.search.tuner import precompile
+    from warpsmith.verify.child.rank import precompile
 
     paths = _variant_files(tmp_path, limit=4)
     paths.append(str(tmp_path / "broken.py"))
@@ -247,7 +247,7 @@ def test_precompile_helpers_make_each_variants_first_call_and_report_failures(
 def test_precompile_kills_a_helper_at_the_deadline(tmp_path, monkeypatch):
     import time
 
-    from warpsmith.search.tuner import precompile
+    from warpsmith.verify.child.rank import precompile
 
     slow = tmp_path / "slow.py"
     slow.write_text("import time\ntime.sleep(60)\n")
@@ -260,7 +260,7 @@ def test_precompile_kills_a_helper_at_the_deadline(tmp_path, monkeypatch):
 def test_a_variant_that_kills_its_helper_drops_out(tmp_path, monkeypatch):
     import time
 
-    from warpsmith.search.tuner import precompile
+    from warpsmith.verify.child.rank import precompile
 
     crash = tmp_path / "crash.py"
     crash.write_text("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n")
@@ -278,7 +278,7 @@ def test_compile_phase_with_helpers_and_a_budget_on_the_cpu(tmp_path, monkeypatc
     interpreter patches triton.language globally, so two interpreted first calls at once
     can break each other (on a GPU nothing is interpreted)."""
 
-    from warpsmith.search.tuner import _compile_all, _no_grad_tf32
+    from warpsmith.verify.child.rank import _compile_all, _no_grad_tf32
 
     paths = _variant_files(tmp_path, limit=4)
     job = _cpu_job(tmp_path, monkeypatch, paths, seed=5, processes=2, parallel_after_s=0,
@@ -302,7 +302,7 @@ def test_variants_a_helper_compiled_keep_their_place_after_the_budget(tmp_path, 
     """One helper is still on a slow variant at the deadline: the variants the other helpers
     compiled are cached and still rank; only what was not compiled drops out."""
 
-    from warpsmith.search.tuner import _compile_all, _no_grad_tf32
+    from warpsmith.verify.child.rank import _compile_all, _no_grad_tf32
 
     paths = _variant_files(tmp_path, limit=5)
     slow = tmp_path / "slow.py"

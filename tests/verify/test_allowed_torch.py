@@ -86,7 +86,7 @@ def test_guard_compares_namespaced_ops_and_sees_host_access():
     op is not, and data reaching the host (unbound tolist, printing) is recorded."""
     import torch
 
-    from warpsmith.verify.dispatch import OpGuard
+    from warpsmith.verify.child.dispatch import OpGuard
 
     lib = torch.library.Library("ws_test_guard", "DEF")
     lib.define("empty_like(Tensor x) -> Tensor")

@@ -10,18 +10,10 @@ import torch
 from warpsmith.config import PROFILES
 from warpsmith.errors import TaskError
 from warpsmith.tasks import load_task, resolve_task
+from warpsmith.verify.child.worker import _fold_unchecked
 from warpsmith.verify.correctness import compare
-from warpsmith.verify.reference import (
-    DECOYS,
-    TAIL,
-    UNCHECKED,
-    case_inputs,
-    checked,
-    is_checked,
-    prepare,
-    secret_order,
-)
-from warpsmith.verify.worker import _fold_unchecked
+from warpsmith.verify.inputs import UNCHECKED, case_inputs, is_checked
+from warpsmith.verify.reference import DECOYS, TAIL, checked, prepare, secret_order
 
 
 def _pair(dtype, n=4096, scale=1.0, seed=0):

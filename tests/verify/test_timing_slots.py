@@ -3,7 +3,8 @@
 import torch
 
 from warpsmith.types import Timing
-from warpsmith.verify.timing import _Slots, summarise
+from warpsmith.verify.child.timing import _Slots
+from warpsmith.verify.timing import summarise
 
 
 def test_an_address_never_holds_the_same_input_set_twice_running():

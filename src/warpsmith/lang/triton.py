@@ -7,8 +7,8 @@ nothing anyway, so the autotuner takes the first config (after any pruning the k
 for) without timing: the CPU checks that config's values; a GPU tries every config as the
 kernel asks. Nothing changes where the interpreter is off.
 
-The candidate's process gets this because it imports warpsmith (and so this package) before
-the candidate; verify/worker.py could call `install_interpreter_autotune()` itself, explicitly.
+The candidate's process gets this because verify/child/ imports this package (whose import
+installs it) before any candidate is imported.
 """
 
 from __future__ import annotations

@@ -303,7 +303,7 @@ def profile_forward(task_file: str, candidate: str, shape: str) -> None:
     import torch
 
     from ..tasks.loader import apply_mode, build, load_task, tf32_policy
-    from ..verify.worker import _import_candidate, _load_matching
+    from ..verify.child.worker import _import_candidate, _load_matching
 
     task = load_task(task_file)
     inst = build(task, shape, device="cuda")

@@ -1,6 +1,7 @@
 """The few CUDA driver calls the verifier makes itself, through libcuda (ctypes): the trusted
-side must not run torch's IPC rebuild code on data from the candidate (ipc.py), and torch has
-no API for the persisting-L2 state that a candidate can leave behind (timing.py, E31)."""
+side must not run torch's IPC rebuild code on data from the candidate (ipc.py, child/ipc.py),
+and torch has no API for the persisting-L2 state that a candidate can leave behind
+(child/timing.py, E31). Both sides import it; it imports nothing of warpsmith's."""
 
 from __future__ import annotations
 
@@ -23,6 +24,18 @@ def driver() -> ctypes.CDLL:
 def check(result: int, what: str) -> None:
     if result != 0:
         raise RuntimeError(f"{what} failed with CUDA driver error {result}")
+
+
+class IpcHandle(ctypes.Structure):
+    _fields_ = [("reserved", ctypes.c_char * 64)]
+
+
+def address_range(ptr: int) -> tuple[int, int]:
+    """(base, size) of the allocation that holds device address `ptr`."""
+    base, size = ctypes.c_uint64(), ctypes.c_size_t()
+    check(driver().cuMemGetAddressRange_v2(ctypes.byref(base), ctypes.byref(size),
+                                           ctypes.c_uint64(ptr)), "cuMemGetAddressRange")
+    return base.value, size.value
 
 
 def reset_persisting_l2() -> None:

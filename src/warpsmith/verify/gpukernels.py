@@ -1,7 +1,8 @@
 """Which GPU kernels executed during a call, and for how long, from the CUDA profiler (CUPTI
-through torch.profiler). Triton's launch hook (launches.py) sees launches that were asked for;
-this sees kernels that ran, in any language: a launch with an empty grid or an invalid
-configuration leaves no trace here (E08), and a CUDA C++ kernel is seen like a Triton one.
+through torch.profiler, recorded in the worker by child/gpukernels.py). Triton's launch hook
+(child/launches.py) sees launches that were asked for; this sees kernels that ran, in any
+language: a launch with an empty grid or an invalid configuration leaves no trace here (E08),
+and a CUDA C++ kernel is seen like a Triton one.
 
 The worker records; the trusted process decides (`problems`), knowing the candidate's kernel
 names from its source. Like every in-process record it could be forged by a candidate that
@@ -13,8 +14,6 @@ from __future__ import annotations
 import ast
 import re
 
-import torch
-
 from .. import pyparse
 
 # Not work a candidate can be credited or blamed for: the verifier's own output copies and
@@ -23,29 +22,6 @@ NEUTRAL = ("Memcpy", "Memset", "FillFunctor")
 # Library kernels whose names a candidate could imitate: never the candidate's own.
 LIBRARY = ("at::", "c10::", "cublas", "cudnn", "cutlass", "xmma", "nvjet", "cub::")
 MIN_OWN_SHARE = 0.5
-
-
-class GpuKernels:
-    """Context manager: .kernels is [[name, microseconds], ...] for the block it wrapped."""
-
-    def __init__(self):
-        self.kernels: list[list] = []
-
-    def __enter__(self):
-        from torch.profiler import ProfilerActivity, profile
-
-        self._prof = profile(activities=[ProfilerActivity.CUDA])
-        self._prof.__enter__()
-        return self
-
-    def __exit__(self, *exc):
-        torch.cuda.synchronize()
-        self._prof.__exit__(*exc)
-        from torch.autograd import DeviceType
-
-        self.kernels = [[e.name, float(e.time_range.elapsed_us())] for e in self._prof.events()
-                        if e.device_type == DeviceType.CUDA]
-        return False
 
 
 def kernel_names(source: str) -> set[str]:

@@ -2,11 +2,12 @@
 
 Copying GPU-shape outputs to the host, through a pipe and back to the GPU cost ~12 s per
 candidate on the H200 (docs/benchmarks/verifier.md). Instead the worker exports each output's
-device allocation as an IPC handle and waits; the trusted process maps it, copies it on the
-device, and unmaps it, while the worker is still blocked. Everything the worker sends is
-untrusted data: the trusted side decides shapes and dtypes from its own reference, and checks
-the claimed offset against the real size of the mapped allocation, so a lying worker can make
-its own verdict fail but cannot make the trusted process read outside what it mapped.
+device allocation as an IPC handle and waits (child/ipc.py); the trusted process maps it
+(here), copies it on the device, and unmaps it, while the worker is still blocked. Everything
+the worker sends is untrusted data: the trusted side decides shapes and dtypes from its own
+reference, and checks the claimed offset against the real size of the mapped allocation, so a
+lying worker can make its own verdict fail but cannot make the trusted process read outside
+what it mapped.
 
 This talks to the CUDA driver API (libcuda) directly so that the trusted side never runs
 torch's IPC rebuild code on data that came from the candidate.
@@ -18,36 +19,12 @@ import ctypes
 
 import torch
 
+from .cudadriver import IpcHandle as _Handle
+from .cudadriver import address_range as _range
 from .cudadriver import check as _check
 from .cudadriver import driver as _driver
 
 CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS = 1
-
-
-class _Handle(ctypes.Structure):
-    _fields_ = [("reserved", ctypes.c_char * 64)]
-
-
-def _range(ptr: int) -> tuple[int, int]:
-    base, size = ctypes.c_uint64(), ctypes.c_size_t()
-    _check(_driver().cuMemGetAddressRange_v2(ctypes.byref(base), ctypes.byref(size),
-                                             ctypes.c_uint64(ptr)), "cuMemGetAddressRange")
-    return base.value, size.value
-
-
-def export(tensor: torch.Tensor) -> dict:
-    """Worker side: a handle to the allocation holding this (contiguous) tensor."""
-    tensor = tensor.contiguous()
-    ptr = tensor.data_ptr()
-    if tensor.numel() == 0:
-        return {"handle": "", "offset": 0, "shape": list(tensor.shape),
-                "dtype": str(tensor.dtype).removeprefix("torch.")}
-    base, _ = _range(ptr)
-    handle = _Handle()
-    _check(_driver().cuIpcGetMemHandle(ctypes.byref(handle), ctypes.c_uint64(base)),
-           "cuIpcGetMemHandle")
-    return {"handle": ctypes.string_at(ctypes.byref(handle), 64).hex(), "offset": ptr - base,
-            "shape": list(tensor.shape), "dtype": str(tensor.dtype).removeprefix("torch.")}
 
 
 class _Bytes:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..types import Verdict
-from .sandbox import Outcome, signal_name
+from .protocol import signal_name
+from .sandbox import Outcome
 
 COMPILE_ERRORS = ("CompilationError", "SyntaxError", "ImportError", "ModuleNotFoundError",
                   "NameError", "IndentationError", "CalledProcessError", "BuildError")

@@ -33,6 +33,7 @@ from .correctness import compare
 from .feedback import feedback_text
 from .gates import apply_gates
 from .outcome import interpret_outcome, timing_problem
+from .protocol import CASES_FILE, JOB_FILE, Job
 from .reference import Prepared, checked, prepare
 from .sandbox import run_worker
 
@@ -211,18 +212,17 @@ def write_job(job_dir, task, candidate, device, prof, prepared: Prepared) -> Non
     code.mkdir()
     shutil.copyfile(candidate, code / "candidate.py")
     shutil.copyfile(task.path, code / Path(task.path).name)
-    job = {"candidate": "code/candidate.py", "task": f"code/{Path(task.path).name}",
-           "device": device,
-           "timing": device == "cuda", "profile": prof.name,
-           "timed_shape": prepared.timed_shape}
-    (job_dir / "job.json").write_text(json.dumps(job))
+    job = Job(candidate="code/candidate.py", task=f"code/{Path(task.path).name}",
+              device=device, timing=device == "cuda", profile=prof.name,
+              timed_shape=prepared.timed_shape)
+    (job_dir / JOB_FILE).write_text(job.to_json())
     cases = [{"shape": c.shape, "variant": c.variant} for c in prepared.cases]
-    torch.save({"shapes": prepared.shapes, "cases": cases}, job_dir / "cases.pt")
+    torch.save({"shapes": prepared.shapes, "cases": cases}, job_dir / CASES_FILE)
 
 
 def job_secrets(prepared: Prepared) -> bytes:
     """The seeds and probe positions, never in the job folder: the worker reads them from
-    its stdin once the candidate is imported (worker._secrets)."""
+    its stdin once the candidate is imported (child/worker._secrets)."""
     return (json.dumps({"seeds": [c.seed for c in prepared.cases],
                         "probes": prepared.probe_positions}) + "\n").encode()
 

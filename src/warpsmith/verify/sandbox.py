@@ -5,7 +5,7 @@ The process runs inside jail.py's sandbox (namespaces, its own uid, seccomp, lim
 one can be had. The candidate's stdout and stderr go to a pipe that is drained into a bounded
 tail, so a flood cannot fill a disk or block the worker; nothing it prints is ever parsed.
 Results come back through a second pipe, read up to a size limit and parsed as one framed
-message (worker.py). A job is a folder: the worker gets it (a spare gets a copy in the inbox
+message (protocol.py). A job is a folder: the worker gets it (a spare gets a copy in the inbox
 it was started with, the only folder besides its scratch cwd that it may write).
 """
 
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import json
 import os
 import secrets
 import shutil
@@ -28,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import jail
+from .protocol import WAIT, read_frame
 
 LOG_TAIL_BYTES = 8192
 JOB_TAG = "WARPSMITH_JOB"
@@ -45,8 +45,7 @@ class Outcome:
     collected: object = None  # what run_worker's collect returned
 
 
-VERIFY_WORKER = ("-m", "warpsmith.verify.worker")
-WAIT = "wait"  # the job-folder argument of a worker started before its job (start_waiting)
+VERIFY_WORKER = ("-m", "warpsmith.verify.child.worker")
 
 
 def run_worker(job_dir: Path, scratch: Path, timeout_s: float, env: dict[str, str],
@@ -208,14 +207,7 @@ def parse_message(data: bytes, overflowed: bool) -> tuple[dict | None, bytes, st
     if not data:
         return None, b"", ""
     try:
-        if data[:4] != b"WSR1":
-            raise ValueError("bad magic")
-        (n,) = struct.unpack_from("<Q", data, 4)
-        report = json.loads(data[12:12 + n])
-        (m,) = struct.unpack_from("<Q", data, 12 + n)
-        outputs = data[20 + n:20 + n + m]
-        if len(outputs) != m or len(data) != 20 + n + m or not isinstance(report, dict):
-            raise ValueError("length mismatch")
+        report, outputs = read_frame(data)
     except (ValueError, struct.error, UnicodeDecodeError) as e:
         return None, b"", f"the result message is malformed ({e})"
     return report, outputs, ""
@@ -280,12 +272,3 @@ def environ_of(pid: int) -> list[bytes]:
             return f.read().split(b"\0")
     except OSError:
         return []
-
-
-def signal_name(returncode: int | None) -> str:
-    if returncode is not None and returncode < 0:
-        try:
-            return signal.Signals(-returncode).name
-        except ValueError:
-            return f"signal {-returncode}"
-    return f"exit code {returncode}"

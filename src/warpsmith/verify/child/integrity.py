@@ -12,7 +12,7 @@ import time
 
 import torch
 
-from . import cudadriver
+from .. import cudadriver
 
 WATCHED = (
     (torch, "equal"), (torch, "empty_like"), (torch.Tensor, "clone"), (torch.Tensor, "copy_"),

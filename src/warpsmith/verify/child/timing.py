@@ -4,27 +4,25 @@ Each call: L2 flushed, inputs from fresh sets no checked call used (in rotating 
 CUDA events around the call with a device-wide synchronize before the end event (work on side
 streams counts). Outputs of timed calls are probed at secret positions so a kernel that
 changes behaviour once it is timed is caught. Runs in the candidate's process; its numbers
-are measurements, not verdicts.
+are measurements, not verdicts (the trusted side reads them: verify/timing.py).
 """
 
 from __future__ import annotations
 
 import random
-import statistics
 import time
 
 import torch
 from torch.utils._pytree import tree_leaves
 
-from ..types import Floor, Timing
-from . import cudadriver
+from .. import cudadriver
 
 L2_FLUSH_BYTES = 256 << 20  # several times any current L2 (H200: 60 MB)
 
 
 def time_candidate(job: dict, models: dict, data: dict, module_task: str) -> dict:
-    from ..config import profile
-    from ..tasks.loader import build, load_task, tf32_policy
+    from ...config import profile
+    from ...tasks.loader import build, load_task, tf32_policy
 
     prof = profile(job["profile"])
     task = load_task(module_task)
@@ -149,27 +147,3 @@ def _clock_and_temperature() -> dict:
         except Exception:  # NVML missing or refused: recorded as absent, not guessed
             reading[key] = None
     return reading
-
-
-def summarise(name: str, samples: list[float]) -> Timing:
-    q = statistics.quantiles(samples, n=4) if len(samples) > 1 else [samples[0]] * 3
-    return Timing(name, statistics.median(samples), min(samples), max(samples),
-                  q[2] - q[0], len(samples))
-
-
-def timing_fields(timing: dict, floor: Floor | None, peak: Floor | None) -> dict:
-    """The Verdict's timing fields from the worker's raw samples."""
-    timings = {n: summarise(n, s) for n, s in timing["times_us"].items()}
-    cand = timings["candidate"].median_us
-    compiled = [t.median_us for n, t in timings.items() if n.startswith("compile")]
-    floor_us = floor.seconds * 1e6 if floor else None
-    return {
-        "timing_measured": True,
-        "timings": tuple(timings.values()),
-        "timed_shape": timing["shape"],
-        "speedup_vs_eager": timings["eager"].median_us / cand,
-        "speedup_vs_compile": min(compiled) / cand if compiled else None,
-        "floor_us": floor_us,
-        "peak_floor_us": peak.seconds * 1e6 if peak else None,
-        "roofline_fraction": floor_us / cand if floor_us else None,
-    }

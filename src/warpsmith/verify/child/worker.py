@@ -1,4 +1,4 @@
-"""The candidate's process: `python -m warpsmith.verify.worker JOB_DIR RESULT_FD`.
+"""The candidate's process: `python -m warpsmith.verify.child.worker JOB_DIR RESULT_FD`.
 
 It reads its job into memory and deletes the job files before the candidate is imported (so
 no parameter file is left to read), imports the candidate and builds its models, and only then
@@ -17,30 +17,30 @@ import importlib.util
 import io
 import json
 import os
-import struct
 import sys
 import threading
 import time
 import traceback
+from dataclasses import asdict
 from pathlib import Path
 
 import torch
 from torch.utils._pytree import tree_leaves
 
-from ..tasks.loader import apply_mode, load_task
-from ..types import Shape
+from ...tasks.loader import apply_mode, load_task
+from ...types import Shape
+from .. import protocol
+from ..inputs import case_inputs, is_checked
+from ..protocol import WAIT
 from . import integrity
 from .dispatch import OpGuard
 from .gpukernels import GpuKernels
 from .ipc import export as _export
 from .launches import LaunchLog
-from .reference import case_inputs, is_checked
-from .sandbox import WAIT
 
 # Bound before the candidate is imported: a candidate that rebinds json.dumps, torch.save or
-# torch.equal does not change what the worker calls.
-_dumps, _save, _equal, _write = json.dumps, torch.save, torch.equal, os.write
-MAGIC = b"WSR1"
+# torch.equal does not change what the worker calls (protocol.py binds its own likewise).
+_dumps, _save, _equal, _write_frame = json.dumps, torch.save, torch.equal, protocol.write_frame
 
 
 def main(job_dir: str, fd: int) -> None:
@@ -111,14 +111,14 @@ def _secrets() -> dict:
 
 
 def _read_job(job_path: Path) -> dict:
-    job = json.loads((job_path / "job.json").read_text())
-    job["data"] = torch.load(job_path / "cases.pt", weights_only=True,
-                             map_location=job["device"])
-    for name in ("job.json", "cases.pt"):  # the code/ copies stay: Triton reads the source
-        (job_path / name).unlink(missing_ok=True)
-    for key in ("candidate", "task"):  # named relative to the job folder (pipeline.write_job)
-        job[key] = str(job_path / job[key])
-    return job
+    record = protocol.Job.from_json((job_path / protocol.JOB_FILE).read_text())
+    data = torch.load(job_path / protocol.CASES_FILE, weights_only=True,
+                      map_location=record.device)
+    for name in (protocol.JOB_FILE, protocol.CASES_FILE):  # the code/ copies stay: Triton
+        (job_path / name).unlink(missing_ok=True)  # reads the source
+    # Named relative to the job folder (pipeline.write_job).
+    return asdict(record) | {"candidate": str(job_path / record.candidate),
+                           "task": str(job_path / record.task), "data": data}
 
 
 def run(job: dict, report: dict, outputs: list) -> None:
@@ -309,8 +309,8 @@ class _ThreadWatch:
 
 
 def _send(fd: int, report: dict, outputs: list, gpu: bool) -> None:
-    """One framed message: magic, then report JSON and outputs, each length-prefixed. The
-    outputs are torch.save bytes, or on a GPU a JSON list of IPC handles (ipc.py)."""
+    """One framed message (protocol.py) whose payload is the outputs: torch.save bytes, or on
+    a GPU a JSON list of IPC handles (ipc.py)."""
     buffer = io.BytesIO()
     if gpu:
         try:
@@ -321,12 +321,7 @@ def _send(fd: int, report: dict, outputs: list, gpu: bool) -> None:
                                                   "traceback": _trim(traceback.format_exc())}
     else:
         _save({"outputs": outputs}, buffer)
-    body = _dumps(report).encode()
-    for chunk in (MAGIC, struct.pack("<Q", len(body)), body,
-                  struct.pack("<Q", buffer.getbuffer().nbytes), buffer.getbuffer()):
-        view = memoryview(chunk)
-        while view:
-            view = view[_write(fd, view):]
+    _write_frame(fd, report, buffer.getbuffer())
 
 
 def _trim(text: str, lines: int = 40) -> str:
