@@ -152,3 +152,26 @@ def test_a_hidden_folder_on_sys_path_is_not_bound_back(monkeypatch):
     argv = wrapped.argv
     binds = [argv[i + 1] for i, a in enumerate(argv) if a == "--ro-bind-try"]
     assert "/tmp" not in binds
+
+
+@needs_jail
+def test_a_python_folder_nested_in_a_hidden_one_is_reachable_by_the_job(tmp_path, monkeypatch):
+    """A clone under /tmp (CI's, say) puts its venv and src there: the folders bubblewrap makes
+    on the way to them must let the job's uid through, or the worker cannot import warpsmith."""
+    nested = tmp_path / "clone" / "src"
+    nested.mkdir(parents=True)
+    (nested / "only_in_the_clone.py").write_text("FOUND = True\n")
+    monkeypatch.syspath_prepend(str(nested))
+    scratch = tmp_path / "cwd"
+    scratch.mkdir()
+    uid = jail.new_uid()
+    jail.give(scratch, uid)
+    wrapped = jail.wrap(jail.current(), [sys.executable, "-c", "import only_in_the_clone"],
+                        writable=[scratch], uid=uid, keep_fds=())
+    try:
+        done = subprocess.run(wrapped.argv, pass_fds=wrapped.pass_fds, capture_output=True,
+                              text=True, timeout=60, env=dict(os.environ, PYTHONPATH=str(nested)))
+    finally:
+        for fd in wrapped.close_after:
+            os.close(fd)
+    assert done.returncode == 0, done.stderr

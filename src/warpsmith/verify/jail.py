@@ -169,9 +169,12 @@ def wrap(jail: Jail, argv: list[str], writable: list[Path], uid: int | None,
     for path in hidden:
         args += ["--perms", "0755", "--tmpfs", path] if path != "/tmp" else \
             ["--perms", "1777", "--size", str(TMP_BYTES), "--tmpfs", path]
+    made: set[str] = set()  # folders made, and folders bound (whose insides come along)
+    bound: list[str] = []
     for path in _python_paths():  # a script's own folder in /tmp is on sys.path: a hidden
         if _under_hidden(path, hidden) and path not in hidden:  # root is never re-exposed
-            args += ["--ro-bind-try", path, path]
+            args += _parents(path, hidden, made, bound) + ["--ro-bind-try", path, path]
+            bound.append(path)
     for path in writable:
         args += ["--bind", str(path), str(path)]
     for node in sorted(glob.glob("/dev/nvidia*")):  # the GPU's device nodes, where there are
@@ -216,6 +219,20 @@ def _hidden() -> list[str]:
                                            str(config.db_path().parent)}
     paths = {p for p in paths if os.path.isdir(p) and not _system(p)}
     return sorted(paths, key=lambda p: (p.count("/"), p))  # parents before children
+
+
+def _parents(path: str, hidden: list[str], made: set[str], bound: list[str]) -> list[str]:
+    """Folders between a hidden root and a path bound back, made traversable (0755): those
+    bubblewrap makes for a mount point are closed to the job's uid (a venv in /tmp/clone/)."""
+    root = max((h for h in hidden if path.startswith(h.rstrip("/") + "/")), key=len)
+    args, parts = [], path[len(root.rstrip("/")) + 1:].split("/")[:-1]
+    for i in range(len(parts)):
+        folder = f"{root.rstrip('/')}/{'/'.join(parts[:i + 1])}"
+        inside = any(folder == b or folder.startswith(b + "/") for b in bound)
+        if folder not in made and not inside:
+            made.add(folder)
+            args += ["--perms", "0755", "--dir", folder]
+    return args
 
 
 def _system(path: str) -> bool:
