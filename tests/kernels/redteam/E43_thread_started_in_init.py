@@ -9,9 +9,10 @@ import triton.language as tl
 
 
 def serve(box):
-    while True:
-        if box.get("x") is not None:
-            box["y"], box["x"] = torch.relu(box["x"]), None
+    while box["asked"].wait():  # events, not a spin: the exploit need not burn the CPU
+        box["asked"].clear()
+        box["y"] = torch.relu(box["x"])
+        box["done"].set()
 
 
 @triton.jit
@@ -30,11 +31,13 @@ def launch_copy(src):
 class ModelNew(nn.Module):
     def __init__(self):
         super().__init__()
-        self.box = {"x": None, "y": None}
+        self.box = {"x": None, "y": None, "asked": torch.threading.Event(),
+                    "done": torch.threading.Event()}
         torch.threading.Thread(target=serve, args=(self.box,), daemon=True).start()
 
     def forward(self, x):
-        self.box["y"], self.box["x"] = None, x
-        while self.box["y"] is None:
-            pass
+        self.box["x"] = x
+        self.box["done"].clear()
+        self.box["asked"].set()
+        self.box["done"].wait()
         return launch_copy(self.box["y"])
