@@ -9,13 +9,9 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from ..bench import BenchSettings, Options, bench, resume
-from ..bench.runner import Progress as BenchProgress
 from ..config import PROFILES, db_path
 from ..errors import UsageError
 from ..executors import check_spec
-from ..report import load_report, render_report
-from ..search import parse_budget
 
 err = Console(stderr=True)
 
@@ -71,6 +67,9 @@ def bench_command(suite, generator, only, samples, budget, device, profile, lang
       warpsmith bench ~/KernelBench/KernelBench/level1 --generator reference
       warpsmith bench --resume bench-20261130-101500-a1b2c3
     """
+    from ..bench import Options, bench, resume
+    from ..search import parse_budget
+
     store = Path(db) if db else db_path()
     limits = parse_budget(budget) if budget else None
     if executor is not None:
@@ -117,8 +116,11 @@ def _generator(generator: str | None) -> str:
     return generator
 
 
-def _settings(samples: int, device: str | None, profile: str, limits) -> BenchSettings:
+def _settings(samples: int, device: str | None, profile: str, limits):
     import torch
+
+    from ..bench import BenchSettings
+    from ..search import parse_budget
 
     if samples < 1:
         raise UsageError("--samples must be at least 1")
@@ -147,7 +149,7 @@ class _View:
         if not self.quiet:
             err.print(f"bench {bench_id}", highlight=False)
 
-    def update(self, p: BenchProgress) -> None:
+    def update(self, p) -> None:
         self.bench_id = p.bench_id
         if self.task is None:
             self.task = self.bar.add_task("", total=p.total, left="")
@@ -158,7 +160,7 @@ class _View:
                                    highlight=False)
 
 
-def _left(p: BenchProgress) -> str:
+def _left(p) -> str:
     if p.eta_s is None:
         return "estimating…"
     cost = f", ~${p.eta_usd:.2f} more (${p.spent_usd:.2f} spent)" if p.eta_usd is not None \
@@ -182,6 +184,8 @@ def _status(item) -> str:
 
 
 def _finish(result, store, as_json: bool) -> None:
+    from ..report import load_report, render_report
+
     report = load_report(result.bench_id, store)
     if as_json:
         click.echo(json.dumps(report))

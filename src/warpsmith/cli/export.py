@@ -7,7 +7,7 @@ import sys
 import click
 
 from ..errors import WarpsmithError
-from ..export import FORMATS, export
+from .common import EXPORT_FORMATS
 
 
 class ExportUsageError(click.ClickException):
@@ -18,7 +18,7 @@ class ExportUsageError(click.ClickException):
 @click.argument("run_ids", nargs=-1)
 @click.option("--bench", "bench_id", default=None,
               help="Export the optimize runs behind this bench's items instead.")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), required=True,
+@click.option("--format", "fmt", type=click.Choice(EXPORT_FORMATS), required=True,
               help="sft: verified kernels; rl: trajectories with rewards; pairs: preferences; "
                    "torch-op: one run's best kernel as a drop-in Python module.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
@@ -40,6 +40,8 @@ def export_command(run_ids, bench_id, fmt, out, db) -> int:
     """
     if run_ids and bench_id:
         raise ExportUsageError("give run ids or --bench, not both")
+    from ..export import export
+
     try:
         count = export(run_ids, fmt, out or sys.stdout, bench_id=bench_id, db=db)
     except WarpsmithError as e:

@@ -11,12 +11,9 @@ from rich.console import Console
 from ..config import PROFILES
 from ..errors import UsageError
 from ..executors import check_spec
-from ..search import STRATEGIES, Settings, optimize, parse_budget, resume
-from ..search.context import better
-from ..search.registry import LIBRARY, MODEL_FREE, TUNE
-from ..search.scheduler import describe as describe_lanes
 from ..store import verdict_to_dict
 from ..store.runs import Attempt
+from .common import STRATEGY_NAMES
 
 err = Console(stderr=True)
 
@@ -26,7 +23,7 @@ err = Console(stderr=True)
 @click.option("--model", help="openai:MODEL, anthropic:MODEL, "
               "openai-compatible:BASE_URL#MODEL (vLLM, SGLang, Ollama, …) or hf:PATH. "
               "Without it: the offline kernel library (no LLM, no key).")
-@click.option("--strategy", type=click.Choice(sorted(STRATEGIES)), default=None,
+@click.option("--strategy", type=click.Choice(STRATEGY_NAMES), default=None,
               help="[default: refine with --model, library without]")
 @click.option("--budget", default=None, help="Limits, e.g. calls=20,usd=2,tokens=500k,wall=30m,"
               "gpu=10m; the run stops cleanly at the first one reached.")
@@ -75,6 +72,8 @@ def optimize_command(task, model, strategy, budget, samples, depth, language, de
       warpsmith optimize level1/relu --strategy tune --start my_relu.py
       warpsmith optimize --resume 20261130-101500-a1b2c3 --budget calls=40
     """
+    from ..search import optimize, parse_budget, resume
+
     limits = parse_budget(budget) if budget else None
     if executor is not None:
         check_spec(executor)
@@ -105,6 +104,8 @@ def _task(task: str | None) -> str:
 
 
 def _model(model: str | None, strategy: str | None) -> tuple[str, str]:
+    from ..search.registry import LIBRARY, MODEL_FREE, TUNE
+
     if model:
         if strategy in MODEL_FREE:
             raise UsageError(f"--strategy {strategy} asks no model: leave out --model")
@@ -119,8 +120,10 @@ def _model(model: str | None, strategy: str | None) -> tuple[str, str]:
     return LIBRARY, LIBRARY
 
 
-def _settings(language, device, profile, temperature, samples, depth) -> Settings:
+def _settings(language, device, profile, temperature, samples, depth):
     import torch
+
+    from ..search import Settings
 
     device = device or ("cuda" if torch.cuda.is_available() else "cpu")
     return Settings(language=language, device=device, profile=profile, temperature=temperature,
@@ -140,6 +143,8 @@ class _Progress:
             err.print(f"run {run_id}", highlight=False)
 
     def attempt(self, a: Attempt) -> None:
+        from ..search.context import better
+
         self.run_id, self.count = a.run_id, self.count + 1
         self.calls += bool(a.prompt) and not a.replayed and not a.llm_cached
         self.usd += (a.cost_usd or 0.0) if not a.llm_cached else 0.0
@@ -187,6 +192,8 @@ def _report(result, as_json: bool) -> None:
               f"{sp['wall_s']:.0f} s", highlight=False)
     if result.note:
         err.print(result.note, highlight=False)
+    from ..search.scheduler import describe as describe_lanes
+
     if result.lanes and (lanes := describe_lanes(result.lanes)):
         err.print(lanes, highlight=False)
     if result.best_path:

@@ -9,16 +9,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from ..bench import BenchStore
 from ..config import db_path
-from ..report import (
-    compare_reports,
-    load_report,
-    render_comparison,
-    render_comparison_html,
-    render_html,
-    render_report,
-)
 
 
 @click.command("report")
@@ -46,6 +37,8 @@ def report_command(run, run_b, fmt, out, db) -> int:
       warpsmith report bench-20261130-101500-a1b2c3 --format json | jq .metrics.overall
       warpsmith report docs/benchmarks/suite.json bench-20261201-090000-d4e5f6
     """
+    from ..report import compare_reports, load_report
+
     store = Path(db) if db else db_path()
     if run is None:
         return _list(store, fmt)
@@ -61,6 +54,8 @@ def report_command(run, run_b, fmt, out, db) -> int:
 
 
 def _render(data: dict, fmt: str, comparison: bool) -> str:
+    from ..report import render_comparison, render_comparison_html, render_html, render_report
+
     if fmt == "json":
         return json.dumps(data, indent=2)
     if fmt == "html":
@@ -69,6 +64,8 @@ def _render(data: dict, fmt: str, comparison: bool) -> str:
 
 
 def _list(path: Path, fmt: str) -> int:
+    from ..bench import BenchStore
+
     store = BenchStore(path)
     rows = [(r, len(store.items(r.id))) for r in store.benches()]
     store.close()

@@ -12,7 +12,6 @@ from rich.table import Table
 
 from ..config import db_path
 from ..errors import UsageError
-from ..search.judge import is_advice
 from ..store import verdict_to_dict
 from ..store.runs import Attempt, RunStore
 
@@ -97,6 +96,8 @@ def _tokens(a: Attempt) -> int:
 
 
 def _totals(attempts: list[Attempt]) -> dict:
+    from ..search.judge import is_advice  # imports torch: only once there is a run to show
+
     paid = [a for a in attempts if not a.llm_cached]
     judged = sum(map(is_advice, attempts))
     return {"attempts": len(attempts) - judged, "judge_calls": judged,

@@ -9,10 +9,7 @@ from rich.console import Console
 from rich.syntax import Syntax
 from rich.table import Table
 
-from ..tasks import load_suite, resolve_task
-from ..tasks.admission import admission_warnings
-from ..tasks.describe import task_details, task_summary
-from ..tasks.gpus import DEFAULT_GPU, GPUS
+from .common import DEFAULT_GPU, GPU_NAMES
 
 out = Console()
 err = Console(stderr=True)
@@ -35,6 +32,9 @@ def list_tasks(suite: str, check: bool, as_json: bool) -> int:
     Exit code 1 when some files in the folder are not loadable tasks; they are named.
     Admission warnings (--check) are not errors.
     """
+    from ..tasks import load_suite
+    from ..tasks.describe import task_summary
+
     tasks, errors = load_suite(suite)
     warnings = _warnings(tasks, quiet=as_json) if check else {}
     if as_json:
@@ -51,13 +51,15 @@ def list_tasks(suite: str, check: bool, as_json: bool) -> int:
 def _warnings(tasks, quiet: bool) -> dict[str, list[str]]:
     from rich.progress import track
 
+    from ..tasks.admission import admission_warnings
+
     return {t.name: admission_warnings(t) for t in track(
         tasks, description="admission checks", console=err, transient=True, disable=quiet)}
 
 
 @tasks_group.command("show")
 @click.argument("task")
-@click.option("--gpu", type=click.Choice(sorted(GPUS), case_sensitive=False),
+@click.option("--gpu", type=click.Choice(GPU_NAMES, case_sensitive=False),
               default=DEFAULT_GPU, show_default=True, help="GPU for the roofline floor.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--no-source", is_flag=True, help="Leave the source out.")
@@ -67,6 +69,10 @@ def show_task(task: str, gpu: str, as_json: bool, no_source: bool, no_check: boo
     """Show TASK (a file or a built-in name such as level1/softmax): its source, shapes,
     FLOPs, bytes, roofline floor on a GPU, and what the admission checks warn about (a
     constant output, an output equal to an input, inputs that do not matter)."""
+    from ..tasks import resolve_task
+    from ..tasks.admission import admission_warnings
+    from ..tasks.describe import task_details
+
     loaded = resolve_task(task)
     details = task_details(loaded, gpu)
     if not no_check:

@@ -10,8 +10,6 @@ from rich.console import Console
 
 from ..config import PROFILES, db_path
 from ..store import VerdictStore, verdict_to_dict
-from ..verify import jail
-from ..verify.pipeline import verify
 
 out = Console()
 err = Console(stderr=True)  # the spinner shows only on a terminal, never in --json output
@@ -45,6 +43,9 @@ def verify_command(task, candidate, device, profile, as_json, no_cache, db,
     Example:
       warpsmith verify level1/relu examples/relu_triton.py --device cpu
     """
+    from ..verify import jail
+    from ..verify.pipeline import verify
+
     if db:
         jail.hide(Path(db).parent)  # a store outside the default folders stays out of sight
     store = VerdictStore(db or db_path())
