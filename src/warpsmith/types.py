@@ -119,6 +119,8 @@ class Verdict:
     roofline_fraction: float | None = None
     kernels_launched: tuple[str, ...] = ()
     stage_seconds: dict[str, float] = field(default_factory=dict)
+    # GiB: the memory plan's estimate and budget, and the peaks each side allocated
+    memory: dict[str, float] = field(default_factory=dict)
     environment: dict[str, Any] = field(default_factory=dict)
     feedback: str = ""
     log_tail: str = ""

@@ -48,15 +48,33 @@ def test_a_plan_that_cannot_fit_is_too_large_and_not_stored(tmp_path, monkeypatc
 
 def test_a_plan_that_does_not_fit_is_cut_before_it_is_given_up(monkeypatch):
     task = load_task(Path(reference.__file__).parents[1] / "tasks" / "builtin" / "level1" /
-                     "relu.py")
+                     "sum_last_dim.py")  # a reduction: the timing sets' inputs dominate
     shape = task.shapes[-1].name
-    s = memplan.sizes(task, shape, "cpu")
-    full = memplan.needed(s, *memplan.cases(PROFILES["quick"], True, False))
-    least = memplan.needed(s, 2, 0)  # one seed and the mixed-sign variant, no twin
+    s = memplan.sizes(task, shape, "cuda")  # a meta build: no GPU needed
+    full = memplan.needed(s, PROFILES["quick"].timing_sets)
+    least = memplan.needed(s, 1)
     assert least < full
     monkeypatch.setattr(memplan, "available", lambda device: (least + full) // 2)
-    prof, twin, cuts = memplan.plan(task, shape, PROFILES["quick"], "cpu")
-    assert cuts and memplan.needed(s, *memplan.cases(prof, twin, False)) <= (least + full) // 2
+    mem = memplan.plan(task, shape, PROFILES["quick"], "cuda")
+    assert mem.cuts == ("timing sets cut to 1",) and mem.profile.timing_sets == 1
+    assert mem.needed == least <= mem.budget
+
+
+def test_checked_calls_stream_so_the_plan_does_not_grow_with_their_number(tmp_path,
+                                                                            monkeypatch):
+    """One call's data is resident at a time: a profile with twice the seeds and variants
+    needs no more memory, and a verification with them passes."""
+    task = _task(tmp_path)
+    quick, thorough = PROFILES["quick"], PROFILES["thorough"]
+    assert thorough.seeds + len(thorough.variants) > quick.seeds + len(quick.variants)
+    with monkeypatch.context() as m:
+        m.setattr(memplan, "available", lambda device: 1 << 50)
+        plans = [memplan.plan(task, "default", p, "cpu") for p in (quick, thorough)]
+    assert plans[0].needed == plans[1].needed > 0
+    v = verify("level1/relu", GOOD_RELU, device="cpu",
+               profile=replace(thorough, timeout_s=300), use_cache=False)
+    assert v.status == "passed", v.feedback
+    assert len(v.cases) >= thorough.seeds + len(thorough.variants)
 
 
 def test_out_of_memory_in_the_trusted_process_is_a_verdict(tmp_path, monkeypatch):

@@ -50,30 +50,66 @@ def _compare_exact(out, exact, ref, shape, variant) -> CaseResult:
 
 def _compare_float(out, exact, ref, shape, variant, tolerance) -> CaseResult:
     dtype = ref.dtype
-    c, e, r = out.double(), exact.double(), ref.double()
-    nonfinite = _nonfinite_mismatch(c, e)
-    finite = torch.isfinite(e)
-    c, e, r = c[finite], e[finite], r[finite]
-    scale = e.pow(2).mean().sqrt().item() if e.numel() else 0.0
     rtol = tolerance.get("rtol", RTOL.get(dtype, 1e-4))
-    ref_err = (r - e).abs()
-    atol = max(K_REF * (ref_err.max().item() if ref_err.numel() else 0.0),
-               tolerance.get("atol", ATOL_RMS.get(dtype, 1e-5)) * scale)
-    err = (c - e).abs()
-    bad = ~(err <= atol + rtol * e.abs())  # NaN in the candidate counts as bad
-    norm_e = e.norm().item()
-    norm_rel = (c - e).norm().item() / norm_e if norm_e else float(err.max().item() > 0)
-    ref_norm_rel = (r - e).norm().item() / norm_e if norm_e else 0.0
+    s = _Sums()  # the whole-tensor quantities, from float64 chunks (outputs of gigabytes)
+    for c, e, r in _chunks(out, exact, ref):
+        s.first_pass(c, e, r)
+    scale = (s.e2 / s.finite) ** 0.5 if s.finite else 0.0
+    atol = max(K_REF * s.ref_err, tolerance.get("atol", ATOL_RMS.get(dtype, 1e-5)) * scale)
+    bad, first, err_max, rel_max = 0, [], 0.0, 0.0
+    for offset, (c, e, _) in zip(range(0, out.numel(), CHUNK), _chunks(out, exact, ref),
+                                 strict=True):
+        finite = torch.isfinite(e)
+        err = torch.where(finite, (c - e).abs(), 0.0)
+        wrong = finite & ~(err <= atol + rtol * e.abs())  # NaN in the candidate counts
+        bad += int(wrong.sum())
+        if len(first) < 3:
+            first += (wrong.flatten().nonzero().flatten()[:3 - len(first)] + offset).tolist()
+        err_max = max(err_max, _max(err))
+        rel_max = max(rel_max, _max(err / torch.where(finite, e.abs(), 1.0).clamp_min(scale)))
+    norm_e = s.e2 ** 0.5
+    norm_rel = s.diff2 ** 0.5 / norm_e if norm_e else float(err_max > 0)
+    ref_norm_rel = s.ref2 ** 0.5 / norm_e if norm_e else 0.0
     # A task's rtol override loosens the norm-wise bound too, never tightens it.
     norm_floor = max(NORM_FLOOR.get(dtype, 1e-5), tolerance.get("rtol", 0.0))
     norm_ok = norm_rel <= max(K_REF * ref_norm_rel, norm_floor)
-    mismatches = int(bad.sum()) + nonfinite
+    mismatches = bad + s.nonfinite
     ok = mismatches == 0 and norm_ok
     return CaseResult(
-        shape, variant, ok=ok, max_abs=_max(err), max_rel=_max(err / e.abs().clamp_min(scale)),
-        norm_rel=norm_rel, ref_norm_rel=ref_norm_rel, mismatches=mismatches,
-        numel=out.numel(), problem="" if ok else _describe(out, bad, finite, nonfinite, norm_ok,
-                                                           norm_rel, atol, rtol))
+        shape, variant, ok=ok, max_abs=err_max, max_rel=rel_max, norm_rel=norm_rel,
+        ref_norm_rel=ref_norm_rel, mismatches=mismatches, numel=out.numel(),
+        problem="" if ok else _describe(out.shape, bad, first, s.nonfinite, norm_ok,
+                                        norm_rel, atol, rtol))
+
+
+CHUNK = 1 << 24  # elements per float64 chunk: ~8 chunks (1 GiB) resident while comparing
+
+
+def _chunks(out, exact, ref):
+    """(candidate, exact, ref) as float64 over the same CHUNK-element slices."""
+    flat = [t.reshape(-1) for t in (out, exact, ref)]
+    for start in range(0, flat[0].numel(), CHUNK):
+        yield tuple(t[start:start + CHUNK].double() for t in flat)
+
+
+class _Sums:
+    """Over the finite positions of `exact`: sum of e², of (c-e)² and (r-e)², the largest
+    |r-e|, their count; and the NaN/Inf positions where the candidate differs."""
+
+    def __init__(self):
+        self.e2 = self.diff2 = self.ref2 = self.ref_err = 0.0
+        self.finite = self.nonfinite = 0
+
+    def first_pass(self, c, e, r) -> None:
+        self.nonfinite += _nonfinite_mismatch(c, e)
+        keep = torch.isfinite(e)
+        c, e, r = c[keep], e[keep], r[keep]
+        self.finite += e.numel()
+        self.e2 += float(e.pow(2).sum())
+        self.diff2 += float((c - e).pow(2).sum())
+        ref_err = (r - e).abs()
+        self.ref2 += float(ref_err.pow(2).sum())
+        self.ref_err = max(self.ref_err, _max(ref_err))
 
 
 def _nonfinite_mismatch(c: torch.Tensor, e: torch.Tensor) -> int:
@@ -83,17 +119,16 @@ def _nonfinite_mismatch(c: torch.Tensor, e: torch.Tensor) -> int:
     return int(wrong.sum())
 
 
-def _describe(out, bad, finite, nonfinite, norm_ok, norm_rel, atol, rtol) -> str:
+def _describe(shape, bad, first, nonfinite, norm_ok, norm_rel, atol, rtol) -> str:
     parts = []
     if nonfinite:
         parts.append(f"{nonfinite} NaN/Inf positions differ from the reference")
-    count = int(bad.sum())
-    if count:
-        flat = finite.flatten().nonzero().flatten()[bad.flatten().nonzero().flatten()[:3]]
-        where = ", ".join(str(tuple(int(i) for i in torch.unravel_index(j, out.shape)))
-                          for j in flat)
-        parts.append(f"{count} of {out.numel()} elements outside atol {atol:.2e} + rtol "
-                     f"{rtol:.0e}·|expected| (first at {where})")
+    if bad:
+        where = ", ".join(str(tuple(int(i) for i in torch.unravel_index(torch.tensor(j),
+                                                                          shape)))
+                          for j in first)
+        parts.append(f"{bad} of {torch.Size(shape).numel()} elements outside atol {atol:.2e} "
+                     f"+ rtol {rtol:.0e}·|expected| (first at {where})")
     if not norm_ok:
         parts.append(f"relative error {norm_rel:.2e} too large")
     return "; ".join(parts)

@@ -1,20 +1,23 @@
 """A memory plan before anything is allocated: do the cases of a verification fit?
 
 From a meta-device build of the task (no memory), the bytes of one call's inputs, parameters
-and outputs give what each side holds at the planned number of cases:
+and outputs give what each side holds. The checked calls are streamed (protocol.py): the
+worker makes a call's inputs, runs it and hands its outputs over; the trusted side computes
+that call's reference only then, compares and lets go, so one call's data is resident on
+either side whatever the number of calls:
 
-  trusted side    both reference models (the task's dtype and the high-precision copy), the
-                  kept outputs of every checked case in both precisions and the candidate's
-                  outputs copied back, plus one case being evaluated (its inputs in both
-                  precisions and room for the reference's temporaries)
-  candidate side  every case's inputs (the worker makes them all before the first call), the
-                  outputs it holds for the trusted side, its model and eager's, the L2 flush
+  trusted side    both reference models (the task's dtype and the high-precision copy), and
+                  for the call being checked the larger of its forward (inputs and outputs in
+                  both precisions, room for the reference's temporaries) and its comparison
+                  (both references, the candidate's outputs copied over, chunked float64 work)
+  candidate side  its model, the call's inputs and their copy (to see a write into an input),
+                  its outputs and the copies it hands over; while timed, every timing set's
+                  inputs, two rotating buffers, eager's model and the L2 flush
 
 On a GPU both sides share the device's free memory; on the CPU, available RAM. When the
-profile's plan does not fit, it is cut in this order: timing sets to one, input variants to
-the mixed-sign one (which every plan has), seeds to one, the secret twin off. When not
-even that fits, the task is too large for this machine: the verifier's limit, reported as the
-status `too_large` with both numbers, never the candidate's failure.
+profile's plan does not fit, timing sets are cut to one. When not even that fits, the task is
+too large for this machine: the verifier's limit, reported as the status `too_large` with both numbers,
+never the candidate's failure.
 
 The estimate is coarse (the reference's temporaries are a guess); an allocation that still
 fails is caught by the pipeline and reported as `too_large` too.
@@ -33,7 +36,8 @@ from ..types import Task
 
 BUDGET_FRACTION = 0.85  # of the free memory: the allocators' slack and the CUDA contexts
 L2_FLUSH_BYTES = 256 << 20
-TEMPORARIES = 2  # the reference's intermediates, in units of its output (a guess)
+TEMPORARIES = 1  # the reference's intermediates, in units of its outputs (a guess)
+COMPARE_BYTES = 8 * 8 * (1 << 24)  # correctness.compare: ~8 float64 chunks of CHUNK elements
 
 
 class TooLarge(Exception):
@@ -68,12 +72,13 @@ def _bytes(tensors) -> int:
     return sum(t.numel() * t.element_size() for t in tensors if isinstance(t, torch.Tensor))
 
 
-def needed(s: Sizes, checked: int, timing: int) -> int:
-    trusted = s.params * (1 + s.high) + checked * s.outputs * (2 + s.high) + \
-        s.inputs * (1 + s.high) + TEMPORARIES * s.outputs * s.high
-    candidate = (checked + timing) * s.inputs + checked * s.outputs + 2 * s.params + \
-        2 * s.outputs + (L2_FLUSH_BYTES if timing else 0)
-    return int(trusted + candidate)
+def needed(s: Sizes, timing: int) -> int:
+    models = s.params * (1 + s.high)
+    forward = s.inputs * (1 + s.high) + s.outputs * (1 + s.high) * (1 + TEMPORARIES)
+    comparison = s.outputs * (2 + s.high) + COMPARE_BYTES
+    worker = s.params + 2 * s.inputs + 2 * s.outputs
+    timed = (timing + 2) * s.inputs + 2 * s.outputs + 2 * s.params + L2_FLUSH_BYTES
+    return int(models + max(max(forward, comparison) + worker, timed if timing else 0))
 
 
 def available(device: str) -> int:
@@ -88,43 +93,32 @@ def available(device: str) -> int:
         return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES") * BUDGET_FRACTION)
 
 
-def cases(prof: VerifyProfile, twin: bool, timed: bool) -> tuple[int, int]:
-    """(checked calls at the largest shape, timing sets) of a profile's plan."""
-    mixed = 0 if "mixed" in prof.variants else 1  # reference._plan adds it to every plan
-    checked = prof.seeds + len(prof.variants) + mixed + (2 if twin else 0)
-    return checked, prof.timing_sets if timed else 0
+@dataclass(frozen=True)
+class Plan:
+    profile: VerifyProfile  # cut to fit
+    cuts: tuple[str, ...]  # what was cut
+    needed: int  # bytes, both sides together (0: no plan could be made)
+    budget: int  # bytes available to them
 
 
-def plan(task: Task, shape: str, prof: VerifyProfile, device: str,
-         twin: bool = True) -> tuple[VerifyProfile, bool, list[str]]:
-    """(the profile cut to fit, whether the twin is kept, what was cut); TooLarge when not
-    even one seed and one timing set fit. `shape`: the largest shape to be checked."""
+def plan(task: Task, shape: str, prof: VerifyProfile, device: str) -> Plan:
+    """The profile cut to fit; TooLarge when not even one timing set fits. `shape`: the
+    largest shape to be checked."""
     try:
         s = sizes(task, shape, device)
     except Exception:  # the task's own code on meta tensors (`.item()`): no plan, no cut;
-        return prof, twin, []  # an allocation that fails is still too_large (pipeline)
+        return Plan(prof, (), 0, 0)  # an allocation that fails is still too_large
     budget = available(device)
     timed = device == "cuda"
     cuts = []
-    for step in _ladder(prof, twin):
-        prof, twin, cut = step
-        if cut:
-            cuts.append(cut)
-        if needed(s, *cases(prof, twin, timed)) <= budget:
-            return prof, twin, cuts
-    raise TooLarge(needed(s, *cases(prof, twin, timed)), budget, device)
+    for prof, cut in _ladder(prof):
+        cuts += [cut] if cut else []
+        if (bytes_ := needed(s, prof.timing_sets if timed else 0)) <= budget:
+            return Plan(prof, tuple(cuts), bytes_, budget)
+    raise TooLarge(bytes_, budget, device)
 
 
-def _ladder(prof: VerifyProfile, twin: bool):
-    yield prof, twin, ""
-    if prof.timing_sets > 1:
-        prof = replace(prof, timing_sets=1)
-        yield prof, twin, "timing sets cut to 1"
-    if prof.variants:
-        prof = replace(prof, variants=())
-        yield prof, twin, "input variants cut to the mixed-sign one"
-    if prof.seeds > 1:
-        prof = replace(prof, seeds=1)
-        yield prof, twin, "seeds cut to 1"
-    if twin:
-        yield prof, False, "the secret twin shape left out"
+def _ladder(prof: VerifyProfile):
+    yield prof, ""
+    if prof.timing_sets > 1:  # the only count the plan grows with: checked calls stream
+        yield replace(prof, timing_sets=1), "timing sets cut to 1"

@@ -87,8 +87,8 @@ def _error_verdict(report: dict, base: Verdict) -> Verdict:
         status = "compile_error"
     if kind in ("SystemExit", "KeyboardInterrupt"):
         status = "crashed"
-    if stage == "setup" and kind in ("OutOfMemoryError", "MemoryError"):
-        status = "too_large"  # the worker's own inputs, before any candidate code ran
+    if stage in ("setup", "inputs") and kind in ("OutOfMemoryError", "MemoryError"):
+        status = "too_large"  # the worker's own job or inputs, not the candidate's call
         text += " (the verifier's limit on this machine, not the candidate's)"
     return replace(base, status=status, reasons=(text[:1500],),
                    log_tail=(error.get("traceback") or "")[-3000:] + "\n" + base.log_tail)

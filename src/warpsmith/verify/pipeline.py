@@ -33,8 +33,8 @@ from .correctness import compare
 from .feedback import feedback_text
 from .gates import apply_gates
 from .outcome import interpret_outcome, timing_problem
-from .protocol import CASES_FILE, JOB_FILE, Job
-from .reference import Prepared, checked, prepare
+from .protocol import CASES_FILE, JOB_FILE, Job, Malformed
+from .reference import Prepared, checked, evaluate, prepare
 from .sandbox import run_worker
 
 VERIFIER_VERSION = "3"
@@ -95,19 +95,27 @@ def _run(task, candidate, device, prof, base, accept_suspect) -> Verdict:
         return replace(base, status="needs_gpu", reasons=("--device cuda, but no GPU is here",))
     try:
         task, shapes, skipped, notes = choose_shapes(task, device, prof)
-        prof, twin, cuts = memplan.plan(task, shapes[-1], prof, device)
+        mem = memplan.plan(task, shapes[-1], prof, device)
     except (admission.TooLarge, memplan.TooLarge) as e:
         return replace(base, status="too_large", reasons=(str(e),),
                        shapes_skipped=tuple(s.name for s in task.shapes))
-    if cuts:
-        notes.append(f"memory plan: {'; '.join(cuts)}")
+    if mem.cuts:
+        notes.append(f"memory plan: {'; '.join(mem.cuts)}")
+    prof = mem.profile
+    base = replace(base, memory={"plan_gib": _gib(mem.needed), "budget_gib": _gib(mem.budget)})
+    if device == "cuda":
+        torch.cuda.reset_peak_memory_stats()
     start = time.perf_counter()
-    prepared = prepare(task, shapes, prof, device, twin=twin)
+    prepared = prepare(task, shapes, prof, device)
     stages = {"reference": time.perf_counter() - start}
     base = replace(base, shapes_checked=tuple(prepared.shapes), shapes_skipped=tuple(skipped),
                    warnings=base.warnings + tuple(notes))
     verdict = _run_candidate(task, candidate, device, prof, prepared, base, stages)
     return apply_gates(verdict, task, accept_suspect)
+
+
+def _gib(n: float) -> float:
+    return round(n / 2**30, 3)
 
 
 def _static_verdict(scan: static.Scan, base: Verdict, device: str,
@@ -170,24 +178,24 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
         if ahead:
             prestart.SPARES.refill(device, env)
         outcome = run_worker(job_dir, scratch, prof.timeout_s, env,
-                             max_bytes=_message_limit(prepared), started=spare,
-                             secret=job_secrets(prepared),
-                             collect=lambda data: _timed(stages, "collect", read_outputs,
-                                                         data, prepared, device))
+                             max_bytes=_message_limit(task, prepared, device, prof),
+                             started=spare, secret=job_secrets(prepared),
+                             on_case=_CaseReader(task, prepared, device, stages))
         if when != "off" and not ahead:
             prestart.SPARES.refill(device, env)
         stages |= {"candidate_process": outcome.seconds}
         stages |= (outcome.report or {}).get("stage_seconds", {})
-        base = replace(base, stage_seconds=stages, log_tail=outcome.log_tail[-2000:])
+        base = replace(base, stage_seconds=stages, log_tail=outcome.log_tail[-2000:],
+                       memory=base.memory | _peaks(outcome.report, device))
         early = interpret_outcome(outcome, base, len(checked(prepared.cases)))
         if early is not None:
             return early
-        start = time.perf_counter()
-        if outcome.collected is None:
+        calls = len(checked(prepared.cases))
+        if len(outcome.collected) != calls:
             return replace(base, status="crashed", reasons=(
-                "the outputs that came back are not one list of tensors per call",))
-        results = _compare_all(outcome.collected, prepared, task)
-        stages["compare"] = time.perf_counter() - start
+                f"the candidate's process sent the outputs of {len(outcome.collected)} of "
+                f"{calls} checked calls",))
+        results = [r for call in outcome.collected for r in call]
         names = gpukernels.kernel_names(candidate.read_text())
         verdict = _correctness_verdict(base, outcome.report, results, names)
         return _with_timing(verdict, outcome.report, task, prepared)
@@ -198,10 +206,28 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
             shutil.rmtree(spare.scratch, ignore_errors=True)
 
 
-def _message_limit(prepared: Prepared) -> int:
-    """Room for the expected outputs, twice over, plus the report: a flood is cut off."""
-    expected = sum(t.numel() * t.element_size() for c in checked(prepared.cases) for t in c.ref)
-    return 2 * expected + (64 << 20)
+def _peaks(report: dict | None, device: str) -> dict[str, float]:
+    """The peak GPU memory each side allocated in this verification: ours from torch, the
+    candidate's process's as it reports it (untrusted: a number, or left out)."""
+    if device != "cuda":
+        return {}
+    peaks = {"trusted_peak_gib": _gib(torch.cuda.max_memory_allocated())}
+    claimed = (report or {}).get("peak_bytes")
+    if isinstance(claimed, int) and not isinstance(claimed, bool) and 0 <= claimed < 2**50:
+        peaks["candidate_peak_gib"] = _gib(claimed)
+    return peaks
+
+
+def _message_limit(task: Task, prepared: Prepared, device: str, prof: VerifyProfile) -> int:
+    """The bound of one frame: the report, and on the CPU one call's outputs (torch.save
+    bytes) twice over; on a GPU outputs travel as IPC handles. A flood is cut off."""
+    if device == "cuda":
+        return 64 << 20
+    try:
+        outputs = memplan.sizes(task, prepared.timed_shape, device).outputs
+    except Exception:  # the task on meta tensors (`.item()`): the CPU's size bound instead
+        outputs = prof.cpu_max_bytes
+    return 2 * outputs + (64 << 20)
 
 
 def write_job(job_dir, task, candidate, device, prof, prepared: Prepared) -> None:
@@ -227,19 +253,50 @@ def job_secrets(prepared: Prepared) -> bytes:
                         "probes": prepared.probe_positions}) + "\n").encode()
 
 
-def _timed(stages: dict, name: str, fn, *args):
-    start = time.perf_counter()
-    try:
-        return fn(*args)
-    finally:
-        stages[name] = time.perf_counter() - start
+class _CaseReader:
+    """sandbox.run_worker's on_case: each checked call's outputs as they come, compared with
+    that call's reference, computed now (reference.evaluate) and let go with them, so one
+    call's data is resident at a time. Returns that call's results."""
+
+    def __init__(self, task: Task, prepared: Prepared, device: str, stages: dict):
+        self.task, self.prepared, self.device, self.stages = task, prepared, device, stages
+        self.calls = checked(prepared.cases)
+        self.next = 0
+
+    def __call__(self, head: dict, payload: bytes) -> tuple[CaseResult, ...]:
+        if head.get("call") != self.next or self.next >= len(self.calls):
+            raise Malformed(f"the candidate's process sent outputs for call {head.get('call')!r}"
+                            f" where call {self.next} of {len(self.calls)} was due")
+        start = time.perf_counter()
+        try:
+            return self._compare(self.calls[self.next], payload)
+        finally:
+            self.next += 1
+            if self.device == "cuda":  # the worker's next call needs what we cached
+                torch.cuda.empty_cache()
+            self.stages["compare"] = self.stages.get("compare", 0.0) + \
+                time.perf_counter() - start
+
+    def _compare(self, call, payload: bytes) -> tuple[CaseResult, ...]:
+        case = evaluate(self.task, self.prepared, call, self.device)
+        if case is None:  # the reference is not finite here: this call proves nothing
+            return ()
+        got = read_outputs(payload, [case.ref], self.device)
+        if got is None:
+            raise Malformed("the outputs that came back are not a list of tensors per call")
+        outs = got[0]
+        if len(outs) != len(case.ref):
+            return (CaseResult(case.shape, case.variant, ok=False,
+                               problem=f"{len(outs)} outputs, expected {len(case.ref)}"),)
+        return tuple(compare(out, exact, ref, case.shape, case.variant, self.task.tolerance)
+                     for out, exact, ref in zip(outs, case.exact, case.ref, strict=True))
 
 
-def read_outputs(outputs: bytes, prepared: Prepared, device: str) -> list[list] | None:
-    """The candidate's outputs, one list of tensors per checked call, or None when the bytes
-    are not that. They come from the candidate's process and may be hostile: torch.load with
-    weights_only on the CPU; on a GPU, IPC handles read only as our reference's shapes."""
-    refs = [case.ref for case in checked(prepared.cases)]
+def read_outputs(outputs: bytes, refs: list[list], device: str) -> list[list] | None:
+    """The candidate's outputs, one list of tensors per call of `refs` (the reference's
+    outputs of those calls), or None when the bytes are not that. They come from the
+    candidate's process and may be hostile: torch.load with weights_only on the CPU; on a GPU,
+    IPC handles read only as our reference's shapes."""
     try:
         if device == "cuda":
             return ipc.read_manifest(outputs, refs)
@@ -251,18 +308,6 @@ def read_outputs(outputs: bytes, prepared: Prepared, device: str) -> list[list] 
             isinstance(o, list) and all(isinstance(t, torch.Tensor) for t in o) for o in got):
         return None
     return got
-
-
-def _compare_all(got: list[list], prepared: Prepared, task: Task) -> list[CaseResult]:
-    results = []
-    for case, outs in zip(checked(prepared.cases), got, strict=True):
-        if len(outs) != len(case.ref):
-            results.append(CaseResult(case.shape, case.variant, ok=False,
-                                      problem=f"{len(outs)} outputs, expected {len(case.ref)}"))
-            continue
-        for out, exact, ref in zip(outs, case.exact, case.ref, strict=True):
-            results.append(compare(out, exact, ref, case.shape, case.variant, task.tolerance))
-    return results
 
 
 def _correctness_verdict(base, report, results, names: set[str]) -> Verdict:

@@ -1,10 +1,13 @@
 """What passes between the trusted process and the candidate's: the job record it writes into
-the job folder, and the one framed message the candidate's process sends back on its result
+the job folder, and the framed messages the candidate's process sends back on its result
 pipe. Both sides import this module, so it imports nothing of warpsmith's.
 
-A frame is MAGIC, then the report as UTF-8 JSON and an opaque payload (the outputs), each
-after its length as a little-endian u64. The report is untrusted data: the trusted side
-checks every field it reads.
+A frame is MAGIC, then a header as UTF-8 JSON and an opaque payload, each after its length as
+a little-endian u64. The outputs are streamed: after every checked call the worker sends a
+case frame (header `{"frame": "case", "call": k}`, payload that call's outputs) and waits for
+ACK on its stdin before it frees them and goes on, so one call's outputs are resident at a
+time on either side (memplan.py). Its last frame is the report, with no payload. Headers are
+untrusted data: the trusted side checks every field it reads.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ MAGIC = b"WSR1"
 _LENGTH = struct.Struct("<Q")
 JOB_FILE, CASES_FILE = "job.json", "cases.pt"  # the worker deletes both once read
 WAIT = "wait"  # the job-folder argument of a worker started before its job (start_waiting)
+CASE = "case"  # the `frame` of a header that carries one checked call's outputs
+ACK = b"next\n"  # the trusted side has copied a case frame's outputs: the worker may go on
 
 # Bound when this module is imported, before any candidate is: a candidate that rebinds
 # json.dumps or os.write does not change what the frame writer calls.
@@ -54,18 +59,52 @@ def write_frame(fd: int, report: dict, payload: bytes | memoryview = b"") -> Non
             view = view[_write(fd, view):]
 
 
-def read_frame(data: bytes) -> tuple[dict, bytes]:
-    """(report, payload) of one complete message; ValueError or struct.error when `data`
-    is not exactly one well-formed message."""
-    if data[:4] != MAGIC:
-        raise ValueError("bad magic")
-    (n,) = _LENGTH.unpack_from(data, 4)
-    report = json.loads(data[12:12 + n])
-    (m,) = _LENGTH.unpack_from(data, 12 + n)
-    payload = data[20 + n:20 + n + m]
-    if len(payload) != m or len(data) != 20 + n + m or not isinstance(report, dict):
-        raise ValueError("length mismatch")
-    return report, payload
+def read_frames(stream, limit, put) -> None:
+    """Split a byte stream (a file object whose read(n) blocks until n bytes or the end)
+    into frames, calling put((header bytes, payload)) for each; at the end put(None), or
+    put(str) with what was wrong and the rest drained unread. A frame over limit() bytes is
+    refused from its announced lengths, before its bytes are kept."""
+    while True:
+        max_bytes = limit()
+        head = stream.read(12)
+        if not head:
+            return put(None)
+        if len(head) < 12 or head[:4] != MAGIC:
+            return _drain(stream, put, "the result message is malformed (bad magic)")
+        (n,) = _LENGTH.unpack_from(head, 4)
+        if n + 8 > max_bytes:
+            return _drain(stream, put, "the result message exceeded its size limit")
+        body, size = stream.read(n), stream.read(8)
+        if len(body) < n or len(size) < 8:
+            return _drain(stream, put, "the result message is malformed (cut short)")
+        (m,) = _LENGTH.unpack(size)
+        if n + m > max_bytes:
+            return _drain(stream, put, "the result message exceeded its size limit")
+        payload = stream.read(m)
+        if len(payload) < m:
+            return _drain(stream, put, "the result message is malformed (cut short)")
+        put((body, payload))
+
+
+def _drain(stream, put, why: str) -> None:
+    put(why)
+    while stream.read(1 << 20):  # keep reading so the writer never blocks
+        pass
+
+
+class Malformed(ValueError):
+    """A frame that is not what the trusted side expects at this point."""
+
+
+def header(body: bytes) -> dict:
+    """A frame's header as a dict; ValueError when it is not a JSON object."""
+    try:
+        value = json.loads(body)
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ValueError(f"the result message is malformed ({e})") from e
+    if not isinstance(value, dict):
+        raise ValueError("the result message is malformed (its header is not an object)")
+    return value
 
 
 def signal_name(returncode: int | None) -> str:

@@ -4,6 +4,11 @@ this process; the candidate's process gets the parameters and the seeds, drawn a
 and regenerates the same inputs itself (so GPU-sized inputs never cross a process boundary).
 Knowing a seed at run time tells a candidate nothing its inputs do not.
 
+A checked call's reference is computed when the candidate's outputs for it arrive
+(`evaluate`), compared and let go, so one call's data is resident at a time whatever the
+number of calls (memplan.py); the timed calls' expected values, a few probes each, are
+computed up front.
+
 The calls run in a secret order that ends with two checked calls of every model, and on the CPU
 (where no timed call is probed afterwards) a secret number of unchecked calls, on inputs of the
 same kinds, is mixed in: a kernel that counts its calls cannot tell which ones are compared,
@@ -24,7 +29,7 @@ from ..errors import TaskError
 from ..tasks.loader import build, make_inputs, tf32_policy
 from ..types import Shape, Task
 from .correctness import compare
-from .inputs import UNCHECKED, is_checked, vary
+from .inputs import UNCHECKED, case_inputs, is_checked, vary
 
 DECOYS = (2, 6)  # unchecked calls per model on the CPU: at least, and at most
 TAIL = 2  # every model's last calls are checked ones: a kernel cannot know when they come
@@ -48,6 +53,24 @@ class Prepared:
     skipped_variants: list[str]
     probe_positions: dict[int, list[int]] = field(default_factory=dict)  # secret, per case
     timed_shape: str | None = None
+    exact_models: dict[str, tuple] = field(default_factory=dict)  # shape -> (model, dtype)
+    repeat_pending: bool = True  # the first evaluated call is also run twice
+
+
+def evaluate(task: Task, prepared: Prepared, case: Case, device: str) -> Case | None:
+    """A checked call's expected outputs, made now from its seed; None where the reference
+    itself is not finite for a varied input (that call proves nothing and is left out)."""
+    shape = Shape(case.shape, prepared.shapes[case.shape]["values"])
+    inputs = case_inputs(task, shape, device, case.seed, case.variant)
+    model = prepared.models[case.shape]
+    done = _evaluate(task, (model, *prepared.exact_models[case.shape]), case.shape,
+                     case.variant, case.seed, inputs)
+    if done is None:
+        prepared.skipped_variants.append(f"{case.shape}/{case.variant}")
+    elif prepared.repeat_pending:
+        _require_repeatable(task, model, inputs, done)
+        prepared.repeat_pending = False
+    return done
 
 
 def prepare(task: Task, shapes: list[str], profile: VerifyProfile, device: str,
@@ -61,10 +84,11 @@ def prepare(task: Task, shapes: list[str], profile: VerifyProfile, device: str,
         plan = _plan(profile, shape.name == prepared.timed_shape and device == "cuda",
                      twin=shape is twin)
         try:
-            _prepare_shape(task, shape, plan, device, prepared,
-                           repeat_check=shape is declared[0])
-        except Exception:  # the twin is ours, not the task's: a task that cannot take it
-            if shape is not twin:  # is checked without it
+            _prepare_shape(task, shape, plan, device, prepared)
+            if shape is declared[0] or shape is twin:  # tried once now: a task that cannot be
+                _try_first(task, prepared, shape.name, device)  # checked fails before the
+        except Exception:  # candidate starts. The twin is ours, not the task's: a task
+            if shape is not twin:  # that cannot take it is checked without it
                 raise
             _forget(prepared, twin.name)
             prepared.skipped_variants.append(f"{twin.name} (the task does not run there)")
@@ -76,6 +100,15 @@ def prepare(task: Task, shapes: list[str], profile: VerifyProfile, device: str,
     prepared.probe_positions = {i: c.probes for i, c in enumerate(prepared.cases)
                                 if c.variant == "timing"}
     return prepared
+
+
+def _try_first(task: Task, prepared: Prepared, shape: str, device: str) -> None:
+    """The shape's first checked call evaluated (twice, the first time: a reference that is
+    not deterministic is a TaskError) and let go: its calls are evaluated again later."""
+    first = next((c for c in prepared.cases if c.shape == shape and is_checked(c.variant)),
+                 None)
+    if first is not None:
+        evaluate(task, prepared, first, device)
 
 
 def _keep_probes(case: Case, count: int = 64) -> Case:
@@ -91,6 +124,7 @@ def _keep_probes(case: Case, count: int = 64) -> Case:
 
 def _forget(prepared: Prepared, name: str) -> None:
     prepared.models.pop(name, None)
+    prepared.exact_models.pop(name, None)
     prepared.shapes.pop(name, None)
     prepared.cases = [c for c in prepared.cases if c.shape != name]
 
@@ -110,8 +144,7 @@ def _is_size(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 8
 
 
-def _prepare_shape(task, shape: Shape, plan, device, prepared: Prepared,
-                   repeat_check: bool = False) -> None:
+def _prepare_shape(task, shape: Shape, plan, device, prepared: Prepared) -> None:
     inst = build(task, shape, device=device, seed=secrets.randbits(31))
     prepared.models[shape.name] = inst.model
     prepared.shapes[shape.name] = {"init_inputs": inst.init_inputs, "values": shape.values,
@@ -119,21 +152,22 @@ def _prepare_shape(task, shape: Shape, plan, device, prepared: Prepared,
                                    "mode": inst.mode}
     high = exact_dtype(task, device)
     exact_model = copy.deepcopy(inst.model).to(high)
+    prepared.exact_models[shape.name] = (exact_model, high)
     for variant, seed in plan:
-        raw = make_inputs(task, shape, device, seed)
-        inputs = vary(raw, variant, task, seed)
-        if variant == "mixed" and all(a is b for a, b in zip(raw, inputs, strict=True)):
+        if variant == "mixed" and not _mixes(task, shape, device, seed):
             continue  # every floating input has both signs already: nothing to mix
-        del raw
+        if variant != "timing":  # evaluated when the candidate's outputs come (evaluate)
+            prepared.cases.append(Case(shape.name, variant, seed, [], []))
+            continue
+        inputs = case_inputs(task, shape, device, seed, variant)
         case = _evaluate(task, (inst.model, exact_model, high), shape.name, variant, seed,
                          inputs)
-        if case is None:
-            prepared.skipped_variants.append(f"{shape.name}/{variant}")
-            continue
-        if repeat_check:
-            _require_repeatable(task, inst.model, inputs, case)
-            repeat_check = False
-        prepared.cases.append(_keep_probes(case) if variant == "timing" else case)
+        prepared.cases.append(_keep_probes(case))
+
+
+def _mixes(task: Task, shape: Shape, device: str, seed: int) -> bool:
+    raw = make_inputs(task, shape, device, seed)
+    return not all(a is b for a, b in zip(raw, vary(raw, "mixed", task, seed), strict=True))
 
 
 def _initial_state(model: torch.nn.Module) -> dict:

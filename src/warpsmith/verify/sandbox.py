@@ -14,10 +14,10 @@ from __future__ import annotations
 import collections
 import contextlib
 import os
+import queue
 import secrets
 import shutil
 import signal
-import struct
 import subprocess
 import sys
 import tempfile
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import jail
-from .protocol import WAIT, read_frame
+from .protocol import ACK, CASE, WAIT, Malformed, header, read_frames
 
 LOG_TAIL_BYTES = 8192
 JOB_TAG = "WARPSMITH_JOB"
@@ -37,23 +37,24 @@ JOB_TAG = "WARPSMITH_JOB"
 class Outcome:
     returncode: int | None  # None when it was killed at the deadline
     timed_out: bool
-    report: dict | None  # None when no well-formed message came back
-    outputs: bytes  # the serialized outputs, to be read with torch.load(weights_only=True)
+    report: dict | None  # None when no well-formed report came back
     log_tail: str
     seconds: float
-    malformed: str = ""  # why the message could not be read, when one came back broken
-    collected: object = None  # what run_worker's collect returned
+    malformed: str = ""  # why the messages could not be read, when they came back broken
+    collected: tuple = ()  # what on_case returned for each case frame, in order
 
 
 VERIFY_WORKER = ("-m", "warpsmith.verify.child.worker")
 
 
 def run_worker(job_dir: Path, scratch: Path, timeout_s: float, env: dict[str, str],
-               max_bytes: int, collect=None, program: tuple[str, ...] = VERIFY_WORKER,
+               max_bytes: int, on_case=None, program: tuple[str, ...] = VERIFY_WORKER,
                started: Started | None = None, secret: bytes = b"") -> Outcome:
-    """`collect(outputs)` runs once the message is in and before the worker may exit (a GPU
-    worker waits for its stdin to close, keeping its exported outputs alive); its result is
-    Outcome.collected. `program`: the Python arguments that start the worker (the tuner's
+    """`on_case(header, payload)` runs for each case frame (protocol.py) while the worker
+    waits for its ACK (a GPU worker keeps that call's exported outputs alive until then); it
+    returns what Outcome.collected keeps, or raises protocol.Malformed when the frame is not
+    what was expected (the outcome is then malformed). The time it takes does not count against the worker's
+    deadline. `max_bytes`: the bound of one frame. `program`: the Python arguments that start the worker (the tuner's
     ranking worker is another); it is called with the job folder and the message pipe's fd.
     `started`: a worker already running and waiting for its job (start_waiting); it gets this
     job (and runs in its own scratch folder) and the deadline counts from now. If it is gone,
@@ -64,7 +65,7 @@ def run_worker(job_dir: Path, scratch: Path, timeout_s: float, env: dict[str, st
     if secret:
         started.tell(secret)
     try:
-        return started.finish(timeout_s, collect)
+        return started.finish(timeout_s, on_case)
     finally:  # an interrupt (Ctrl-C) or an error of ours still ends the worker
         started.stop()
 
@@ -105,15 +106,15 @@ class Started:
             for fd in (write_fd, *wrapped.close_after):
                 os.close(fd)
         self.tail = _Tail(self.proc.stdout)
-        self.message = _Message(os.fdopen(read_fd, "rb"), max_bytes)
+        self.frames = _Frames(os.fdopen(read_fd, "rb"), max_bytes)
 
     def send(self, job_dir: Path, max_bytes: int) -> bool:
         """Hand a waiting worker its job (a copy in its inbox); False (and the worker
         stopped) if it is gone."""
-        if self.proc.poll() is not None or not self.message.thread.is_alive():
+        if self.proc.poll() is not None or not self.frames.thread.is_alive():
             self.stop()
             return False
-        self.message.max_bytes = max_bytes  # set before the job goes: nothing came yet
+        self.frames.max_bytes = max_bytes  # set before the job goes: nothing came yet
         try:
             shutil.copytree(job_dir, self.inbox, dirs_exist_ok=True)
             jail.give(self.inbox, self.uid)
@@ -131,34 +132,68 @@ class Started:
             self.proc.stdin.write(data)
             self.proc.stdin.flush()
 
-    def finish(self, timeout_s: float, collect=None) -> Outcome:
-        proc, message = self.proc, self.message
-        deadline = self.start + timeout_s
-        while message.thread.is_alive() and proc.poll() is None and \
-                time.perf_counter() < deadline:
-            message.thread.join(timeout=0.05)  # the message ends when the worker closes it
-        if message.thread.is_alive() and proc.poll() is not None:  # gone, but a descendant
-            _kill_group(proc)  # still holds the pipe open
-            _kill_tagged(self.token)
-            message.thread.join(timeout=30)
-        timed_out = message.thread.is_alive()
-        report, outputs, malformed = parse_message(message.data(), message.overflowed)
-        collected = None
-        if not timed_out and report is not None and collect is not None:
-            collected = collect(outputs)
-        with contextlib.suppress(OSError):
-            proc.stdin.close()  # lets a waiting GPU worker exit
-        if not timed_out:
+    def finish(self, timeout_s: float, on_case=None) -> Outcome:
+        """Reads frames until the report, the worker's end or the deadline."""
+        self.deadline = self.start + timeout_s
+        report, malformed, collected = None, "", []
+        while report is None and not malformed:
+            item = self._next_frame()
+            if item is None or isinstance(item, str):
+                malformed = item or ""
+                break
             try:
-                proc.wait(timeout=max(1.0, deadline - time.perf_counter()))
+                head = header(item[0])
+            except ValueError as e:
+                malformed = str(e)
+                break
+            if head.get("frame") != CASE:
+                report = head
+                continue
+            try:
+                collected.append(self._on_case(on_case, head, item[1]))
+            except Malformed as e:
+                malformed = str(e)
+        timed_out = self.frames.timed_out
+        with contextlib.suppress(OSError):
+            self.proc.stdin.close()
+        if report is not None and not timed_out:  # its exit code is part of the outcome
+            try:
+                self.proc.wait(timeout=max(1.0, self.deadline - time.perf_counter()))
             except subprocess.TimeoutExpired:
-                timed_out = True
+                timed_out = report is None
         self.stop()
         return Outcome(
-            returncode=None if timed_out else self._returncode(),
-            timed_out=timed_out, report=report, outputs=outputs, malformed=malformed,
-            log_tail=self.tail.text(), seconds=time.perf_counter() - self.start,
-            collected=collected)
+            returncode=None if timed_out else self._returncode(), timed_out=timed_out,
+            report=report, malformed=malformed, log_tail=self.tail.text(),
+            seconds=time.perf_counter() - self.start, collected=tuple(collected))
+
+    def _next_frame(self):
+        """The next frame, None at the end (or the deadline: frames.timed_out), or a str that
+        says why the messages are broken."""
+        killed = False
+        while True:
+            left = self.deadline - time.perf_counter()
+            if left <= 0:
+                self.frames.timed_out = True
+                return None
+            try:
+                return self.frames.queue.get(timeout=min(0.05, left))
+            except queue.Empty:
+                pass
+            if self.proc.poll() is not None and not killed:  # gone, but a descendant may
+                _kill_group(self.proc)  # still hold the pipe open
+                _kill_tagged(self.token)
+                killed = True
+
+    def _on_case(self, on_case, head: dict, payload: bytes):
+        if on_case is None:
+            raise Malformed("the candidate's process sent outputs that were not expected")
+        start = time.perf_counter()
+        try:
+            return on_case(head, payload)
+        finally:  # the trusted side's work is not the candidate's time
+            self.deadline += time.perf_counter() - start
+            self.tell(ACK)
 
     def _returncode(self) -> int:
         """bubblewrap exits 128+N when its child died of signal N: reported as Popen would
@@ -178,39 +213,20 @@ class Started:
             shutil.rmtree(self.inbox, ignore_errors=True)
 
 
-class _Message:
-    """Reads the result pipe to its end, keeping at most max_bytes."""
+class _Frames:
+    """Reads the result pipe into frames (protocol.read_frames), each at most max_bytes as
+    it is when the frame starts (a spare's is set when it gets its job). The queue holds two
+    at most: a worker that floods frames blocks on its pipe."""
 
     def __init__(self, stream, max_bytes: int):
-        self.chunks: list[bytes] = []
-        self.size, self.max_bytes, self.overflowed = 0, max_bytes, False
+        self.max_bytes, self.timed_out = max_bytes, False
+        self.queue: queue.Queue = queue.Queue(maxsize=2)
         self.thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
         self.thread.start()
 
     def _read(self, stream) -> None:
         with stream:
-            for chunk in iter(lambda: stream.read1(1 << 20), b""):
-                if self.size + len(chunk) > self.max_bytes:
-                    self.overflowed = True
-                    continue  # keep draining so the writer never blocks
-                self.chunks.append(chunk)
-                self.size += len(chunk)
-
-    def data(self) -> bytes:
-        return b"".join(self.chunks)
-
-
-def parse_message(data: bytes, overflowed: bool) -> tuple[dict | None, bytes, str]:
-    """(report, outputs, why malformed). An empty message is a worker that never reported."""
-    if overflowed:
-        return None, b"", "the result message exceeded its size limit"
-    if not data:
-        return None, b"", ""
-    try:
-        report, outputs = read_frame(data)
-    except (ValueError, struct.error, UnicodeDecodeError) as e:
-        return None, b"", f"the result message is malformed ({e})"
-    return report, outputs, ""
+            read_frames(stream, lambda: self.max_bytes, self.queue.put)
 
 
 class _Tail:

@@ -29,10 +29,8 @@ def time_candidate(job: dict, models: dict, data: dict, module_task: str) -> dic
     shape = job["timed_shape"]
     cases = data["cases"]
     # Timed calls see only inputs the candidate was never checked on (reference.py adds them
-    # on a GPU); warm-up uses the checked ones.
+    # on a GPU; the checked calls' inputs were freed after each call).
     pool = [(i, c["inputs"]) for i, c in enumerate(cases) if c["variant"] == "timing"]
-    warm = [(i, c["inputs"]) for i, c in enumerate(cases)
-            if c["shape"] == shape and c["variant"] != "timing"]
     eager = build(task, shape, device="cuda").model
     eager.load_state_dict(data["shapes"][shape]["state_dict"])
     impls = {"candidate": models[shape], "eager": eager}
@@ -42,7 +40,7 @@ def time_candidate(job: dict, models: dict, data: dict, module_task: str) -> dic
     probes = {int(k): v for k, v in job["probes"].items()}
     with torch.no_grad(), tf32_policy(task):
         for fn in impls.values():
-            _warm_up(fn, warm or pool, prof.warmup_s)
+            _warm_up(fn, pool, prof.warmup_s)
         return _measure(impls, pool, probes, prof) | {"shape": shape}
 
 

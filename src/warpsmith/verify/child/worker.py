@@ -2,10 +2,11 @@
 
 It reads its job into memory and deletes the job files before the candidate is imported (so
 no parameter file is left to read), imports the candidate and builds its models, and only then
-reads the seeds and probe positions from stdin and makes the inputs, so none of them exists
-while the candidate's import and constructor run. It runs the candidate on those inputs and
-sends the raw outputs and a report through an inherited pipe,
-then leaves with os._exit so no finaliser or exit hook of the candidate's runs afterwards.
+reads the seeds and probe positions from stdin, so no input exists while the candidate's
+import and constructor run. Each call's inputs are made just before it; each checked call's
+raw outputs go to the trusted side through an inherited pipe (a case frame, protocol.py) and
+are freed once it has them, then a report ends the messages; it leaves with os._exit so no
+finaliser or exit hook of the candidate's runs afterwards.
 It never sees the expected outputs and never decides a verdict; the trusted process does both.
 """
 
@@ -48,22 +49,21 @@ def main(job_dir: str, fd: int) -> None:
               "forbidden_ops": [], "inputs_modified": [], "aliased": [], "bad_outputs": [],
               "poison_off": [], "gpu_kernels": [], "tampered": [],
               "stage_seconds": {}}
-    outputs: list = []
     job: dict = {}
     if job_dir.startswith(f"{WAIT}:"):  # started ahead of its job (sandbox.start_waiting)
         job_dir = _warm_then_wait(job_dir.split(":", 1)[1])
     try:
         job = _read_job(Path(job_dir))
-        run(job, report, outputs)
+        run(job, report, fd)
         report["stage"] = "done"
     except BaseException as e:  # the candidate's failure is data for the verdict
         report["error"] = {"type": type(e).__name__, "message": str(e)[:2000],
                            "traceback": _trim(traceback.format_exc())}
-    gpu = job.get("device") == "cuda"
-    _send(fd, report, outputs if report["stage"] == "done" else [], gpu)
-    os.close(fd)  # the trusted side sees the message end here
-    if gpu:  # keep the exported outputs alive until the trusted process has copied them
-        os.read(0, 1)
+    if job.get("device") == "cuda":
+        with contextlib.suppress(Exception):  # a broken context: the report still goes
+            report["peak_bytes"] = torch.cuda.max_memory_allocated()
+    _write_frame(fd, report)  # the last frame: the report, no payload
+    os.close(fd)  # the trusted side sees the messages end here
     os._exit(0)
 
 
@@ -121,8 +121,7 @@ def _read_job(job_path: Path) -> dict:
                            "task": str(job_path / record.task), "data": data}
 
 
-def run(job: dict, report: dict, outputs: list) -> None:
-    clock = time.perf_counter()
+def run(job: dict, report: dict, fd: int) -> None:
     device, data = torch.device(job["device"]), job["data"]
     task = load_task(job["task"])
     shapes = {name: Shape(name, spec["values"]) for name, spec in data["shapes"].items()}
@@ -137,24 +136,12 @@ def run(job: dict, report: dict, outputs: list) -> None:
     report["stage"] = "init"
     models = {name: _make_model(module, spec, device) for name, spec in data["shapes"].items()}
     report["stage"] = "inputs"  # only now: no input exists while the candidate imports
-    clock = time.perf_counter()
     secret = _secrets()
     job["probes"] = secret["probes"]
-    for case, seed in zip(data["cases"], secret["seeds"], strict=True):
-        case["inputs"] = case_inputs(task, shapes[case["shape"]], job["device"], seed,
-                                     case["variant"])
-    report["stage_seconds"]["inputs"] = time.perf_counter() - clock
-    report["stage"] = "forward"
+    seeds = secret["seeds"]
     start = time.perf_counter()
-    guards = (log, tuple(task.allowed_torch), threads)
-    kept = []  # per call: is its output compared (reference.secret_order)
-    for i, case in enumerate(data["cases"]):
-        if case["variant"] == "timing":
-            continue
-        out = _run_case(models[case["shape"]], case, i, guards, report, device)
-        kept.append(is_checked(case["variant"]))
-        if kept[-1]:
-            outputs.append(out)
+    kept = _checked_calls(task, shapes, models, (log, tuple(task.allowed_torch), threads),
+                          (job, report, fd, seeds))
     _fold_unchecked(report, kept)
     report["stage_seconds"]["correctness"] = time.perf_counter() - start
     report["tampered"] += integrity.changed(watched)
@@ -163,10 +150,38 @@ def run(job: dict, report: dict, outputs: list) -> None:
 
         report["stage"] = "timing"
         start = time.perf_counter()
+        for i, case in enumerate(data["cases"]):  # fresh sets no checked call saw
+            if case["variant"] == "timing":
+                case["inputs"] = case_inputs(task, shapes[case["shape"]], job["device"],
+                                             seeds[i], case["variant"])
         torch.use_deterministic_algorithms(False)  # no NaN fills inside timed calls
         report["timing"] = time_candidate(job, models, data, module_task=job["task"])
         report["tampered"] += integrity.changed(watched)
         report["stage_seconds"]["timing"] = time.perf_counter() - start
+
+
+def _checked_calls(task, shapes: dict, models: dict, guards, context) -> list[bool]:
+    """Every call but the timed ones, in the job's order; each call's inputs are made just
+    before it and freed after it, and a checked call's outputs go to the trusted side before
+    the next call (one set resident: memplan.py). Returns, per call, whether it was checked."""
+    job, report, fd, seeds = context
+    device, made, kept = torch.device(job["device"]), 0.0, []
+    for i, case in enumerate(job["data"]["cases"]):
+        if case["variant"] == "timing":
+            continue
+        report["stage"], clock = "inputs", time.perf_counter()
+        case["inputs"] = case_inputs(task, shapes[case["shape"]], job["device"], seeds[i],
+                                     case["variant"])
+        made += time.perf_counter() - clock
+        report["stage"] = "forward"
+        out = _run_case(models[case["shape"]], case, i, guards, report, device)
+        del case["inputs"]
+        kept.append(is_checked(case["variant"]))
+        if kept[-1]:
+            _send_case(fd, sum(kept) - 1, out, device.type == "cuda")
+        del out
+    report["stage_seconds"]["inputs"] = made
+    return kept
 
 
 def _import_candidate(path: str):
@@ -308,20 +323,19 @@ class _ThreadWatch:
         self.active = False
 
 
-def _send(fd: int, report: dict, outputs: list, gpu: bool) -> None:
-    """One framed message (protocol.py) whose payload is the outputs: torch.save bytes, or on
-    a GPU a JSON list of IPC handles (ipc.py)."""
+def _send_case(fd: int, call: int, outs: list, gpu: bool) -> None:
+    """One checked call's outputs as a case frame (protocol.py): torch.save bytes, or on a GPU
+    a JSON list of IPC handles (ipc.py) kept alive until the trusted side's ACK says it has
+    copied them; they are freed after that."""
     buffer = io.BytesIO()
     if gpu:
-        try:
-            torch.cuda.synchronize()
-            buffer.write(_dumps([[_export(t) for t in case] for case in outputs]).encode())
-        except Exception as e:  # a broken CUDA context: report that, not a lost message
-            report["error"] = report["error"] or {"type": type(e).__name__, "message": str(e),
-                                                  "traceback": _trim(traceback.format_exc())}
-    else:
-        _save({"outputs": outputs}, buffer)
-    _write_frame(fd, report, buffer.getbuffer())
+        torch.cuda.synchronize()
+        buffer.write(_dumps([[_export(t) for t in outs]]).encode())
+    else:  # one call's outputs, in the form of a list of calls (pipeline.read_outputs)
+        _save({"outputs": [outs]}, buffer)
+    _write_frame(fd, {"frame": protocol.CASE, "call": call}, buffer.getbuffer())
+    if _stdin_line() != protocol.ACK.decode().strip():
+        raise RuntimeError("the trusted side did not take the outputs of a call")
 
 
 def _trim(text: str, lines: int = 40) -> str:
