@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import sys
+from collections import Counter
 
 import click
 
 from ..errors import WarpsmithError
+from . import common
 from .common import EXPORT_FORMATS
 
 
@@ -21,7 +23,7 @@ class ExportUsageError(click.ClickException):
 @click.option("--format", "fmt", type=click.Choice(EXPORT_FORMATS), required=True,
               help="sft: verified kernels; rl: trajectories with rewards; pairs: preferences; "
                    "torch-op: one run's best kernel as a drop-in Python module.")
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", type=click.Path(dir_okay=False), default=None, callback=common.out_file,
               help="FILE.jsonl, or FILE.parquet (needs pyarrow), or FILE.py for torch-op "
                    "[default: stdout].")
 @click.option("--db", type=click.Path(dir_okay=False), default=None,
@@ -40,14 +42,19 @@ def export_command(run_ids, bench_id, fmt, out, db) -> int:
     """
     if run_ids and bench_id:
         raise ExportUsageError("give run ids or --bench, not both")
-    from ..export import export
+    from ..export import NO_PROMPT, export
 
+    skipped = Counter()
     try:
-        count = export(run_ids, fmt, out or sys.stdout, bench_id=bench_id, db=db)
+        count = export(run_ids, fmt, out or sys.stdout, bench_id=bench_id, db=db,
+                       skipped=skipped)
     except WarpsmithError as e:
         raise ExportUsageError(str(e)) from None
     if out and fmt == "torch-op":
         click.echo(f"torch op module -> {out}", err=True)
     elif out:
         click.echo(f"{count} {fmt} records -> {out}", err=True)
+    if skipped[NO_PROMPT]:  # said even when the records go to stdout: on stderr
+        click.echo(f"skipped {skipped[NO_PROMPT]} {fmt} records with no prompt (kernels no "
+                   "model was asked for: the offline library or the tuner)", err=True)
     return 0
