@@ -12,6 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from ..config import PROFILES, db_path
 from ..errors import UsageError
 from ..executors import check_spec
+from . import common
 
 err = Console(stderr=True)
 
@@ -74,6 +75,10 @@ def bench_command(suite, generator, only, samples, budget, device, profile, lang
     limits = parse_budget(budget) if budget else None
     if executor is not None:
         check_spec(executor)  # a bad spec fails before the progress bar starts
+    if not resume_id:  # so does every other usage error
+        plan = (_suite(suite), _generator(generator), _settings(samples, device, profile, limits),
+                Options(language, width, depth, tune=not no_tune))
+        only = _names(only)
     view = _View(as_json)
     try:
         with view:
@@ -81,11 +86,8 @@ def bench_command(suite, generator, only, samples, budget, device, profile, lang
                 result = resume(resume_id, store, on_progress=view.update, budget=limits,
                                 executor=executor)
             else:
-                result = bench(_suite(suite), _generator(generator), _settings(
-                    samples, device, profile, limits),
-                    Options(language, width, depth, tune=not no_tune), store,
-                    on_progress=view.update, on_start=view.start, executor=executor,
-                    only=_names(only))
+                result = bench(*plan, store, on_progress=view.update, on_start=view.start,
+                               executor=executor, only=only)
     except KeyboardInterrupt:
         err.print(f"interrupted; continue with: warpsmith bench --resume {view.bench_id}",
                   highlight=False, soft_wrap=True)  # one line, to copy
@@ -117,15 +119,12 @@ def _generator(generator: str | None) -> str:
 
 
 def _settings(samples: int, device: str | None, profile: str, limits):
-    import torch
-
     from ..bench import BenchSettings
     from ..search import parse_budget
 
     if samples < 1:
         raise UsageError("--samples must be at least 1")
-    device = device or ("cuda" if torch.cuda.is_available() else "cpu")
-    return BenchSettings(samples, device, profile, limits or parse_budget(None))
+    return BenchSettings(samples, common.device(device), profile, limits or parse_budget(None))
 
 
 class _View:

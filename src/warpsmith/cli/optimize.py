@@ -13,6 +13,7 @@ from ..errors import UsageError
 from ..executors import check_spec
 from ..store import verdict_to_dict
 from ..store.runs import Attempt
+from . import common
 from .common import STRATEGY_NAMES
 
 err = Console(stderr=True)
@@ -40,7 +41,7 @@ err = Console(stderr=True)
 @click.option("--profile", type=click.Choice(sorted(PROFILES)), default="quick",
               show_default=True)
 @click.option("--temperature", type=float, default=None)
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", type=click.Path(dir_okay=False), default=None, callback=common.out_file,
               help="Where to write the best verified candidate [default: ./TASK_best.py].")
 @click.option("--executor", default=None, metavar="SPEC",
               help="Where verifications run: inline (one at a time, here), local (a worker "
@@ -50,6 +51,7 @@ err = Console(stderr=True)
               help="--strategy judge: the judge's model (same forms as --model) "
                    "[default: the coder's].")
 @click.option("--start", type=click.Path(exists=True, dir_okay=False), default=None,
+              callback=common.source_option,
               help="--strategy tune: the candidate file to tune (no model needed).")
 @click.option("--no-tune", is_flag=True, help="Skip the generic tuner that otherwise runs on "
               "the best verified kernel at the end (GPU only; it varies block sizes and warps).")
@@ -83,10 +85,10 @@ def optimize_command(task, model, strategy, budget, samples, depth, language, de
             result = resume(resume_id, on_attempt=progress.attempt, budget=limits,
                             executor=executor)
         else:
-            model, strategy = _model(model, strategy)
-            settings = dataclasses.replace(_settings(
+            settings = dataclasses.replace(_settings(  # usage errors before any note
                 language, device, profile, temperature, samples, depth), start=start,
                 tune=not no_tune, judge_model=judge_model)
+            model, strategy = _model(model, strategy)
             result = optimize(_task(task), model, strategy, settings, limits or
                 parse_budget(None), out, on_attempt=progress.attempt, on_start=progress.start,
                 executor=executor)
@@ -121,13 +123,10 @@ def _model(model: str | None, strategy: str | None) -> tuple[str, str]:
 
 
 def _settings(language, device, profile, temperature, samples, depth):
-    import torch
-
     from ..search import Settings
 
-    device = device or ("cuda" if torch.cuda.is_available() else "cpu")
-    return Settings(language=language, device=device, profile=profile, temperature=temperature,
-                    samples=samples, depth=depth)
+    return Settings(language=language, device=common.device(device), profile=profile,
+                    temperature=temperature, samples=samples, depth=depth)
 
 
 class _Progress:

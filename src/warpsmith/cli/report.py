@@ -10,6 +10,8 @@ from rich.console import Console
 from rich.table import Table
 
 from ..config import db_path
+from ..errors import UsageError
+from . import common
 
 
 @click.command("report")
@@ -17,7 +19,7 @@ from ..config import db_path
 @click.argument("run_b", required=False)
 @click.option("--format", "fmt", type=click.Choice(["md", "json", "html"]), default="md",
               show_default=True)
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", type=click.Path(dir_okay=False), default=None, callback=common.out_file,
               help="Write the report to FILE instead of stdout.")
 @click.option("--db", type=click.Path(dir_okay=False), default=None,
               help="SQLite store [default: $WARPSMITH_DB or ~/.cache/warpsmith/"
@@ -45,12 +47,21 @@ def report_command(run, run_b, fmt, out, db) -> int:
     data = load_report(run, store)
     if run_b:
         data = compare_reports(data, load_report(run_b, store))
+        for warning in data["warnings"]:  # loud where the reader is, whatever the format
+            click.secho(f"warning: not comparable: {warning}", fg="red", err=True)
     text = _render(data, fmt, bool(run_b))
     if out:
-        Path(out).write_text(text if text.endswith("\n") else text + "\n")
+        _write(Path(out), text if text.endswith("\n") else text + "\n")
     else:
         click.echo(text)
     return 0
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.write_text(text)
+    except OSError as e:  # the folder was checked when parsed; it can still refuse (full)
+        raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
 
 
 def _render(data: dict, fmt: str, comparison: bool) -> str:
