@@ -49,6 +49,8 @@ def report_command(run, run_b, fmt, out, db) -> int:
         data = compare_reports(data, load_report(run_b, store))
         for warning in data["warnings"]:  # loud where the reader is, whatever the format
             click.secho(f"warning: not comparable: {warning}", fg="red", err=True)
+        for warning in data["warnings"]:  # loud where the reader is, whatever the format
+            click.secho(f"warning: not comparable: {warning}", fg="red", err=True)
     text = _render(data, fmt, bool(run_b))
     if out:
         _write(Path(out), text if text.endswith("\n") else text + "\n")
