@@ -105,10 +105,12 @@ def progress(name: str, points: list[tuple[float, float]], *, x_label: str,
     for k, (x, y) in enumerate(points):
         ax.plot([x], [y], "o", color="#1d4f9c", markersize=5, gid=f"{name}-point-{k}")
     ax.axhline(1.0, color=REF, linestyle="--", linewidth=1.2, label="1× (no speedup yet)")
-    ax.set_yscale("log", base=2)
+    # linear: a geometric mean of best-so-far speedups spans a narrow range, where a log
+    # axis would show a single tick
     lo, hi = min(ys + (1.0,)), max(ys + (1.0,))
-    ax.set_ylim(lo / 2 ** 0.3, hi * 2 ** 0.3)
-    ax.yaxis.set_major_formatter(lambda v, _: f"{v:g}×")
+    pad = max((hi - lo) * 0.1, 0.05)
+    ax.set_ylim(lo - pad, hi + pad)
+    ax.yaxis.set_major_formatter(lambda v, _: f"{v:.3g}×")
     ax.xaxis.set_major_formatter((lambda v, _: f"${v:.2f}") if x_money
                                  else (lambda v, _: f"{v:.0f} s"))
     ax.set_xlabel(x_label)
