@@ -1,6 +1,7 @@
 """The JSON and Markdown reports, and the comparison of two, from hand-built items."""
 
 import json
+import sys
 from dataclasses import replace
 
 from warpsmith.bench import BenchRecord
@@ -137,3 +138,16 @@ def test_the_legacy_budget_none_reason_is_never_shown(tmp_path):
     loaded = load_report(str(path), tmp_path / "unused.sqlite")
     assert "(None)" not in render_report(loaded) and "no reason" in render_report(loaded)
     assert "| GPU | not recorded |" in render_report(loaded)
+
+
+def test_html_without_matplotlib_says_what_to_install(monkeypatch):
+    import pytest
+
+    from warpsmith.errors import UsageError
+    from warpsmith.report import render_html
+
+    for name in ("matplotlib", "matplotlib.figure"):
+        monkeypatch.setitem(sys.modules, name, None)  # import now raises ImportError
+    with pytest.raises(UsageError, match=r"pip install 'warpsmith\[report\]'"):
+        render_html(build_report(record(), GPU))
+    assert "no model" in render_report(build_report(record(), GPU))  # markdown needs none
