@@ -10,6 +10,7 @@ import click
 from ..errors import WarpsmithError
 from .bench import bench_command
 from .export import export_command
+from .library import library_command
 from .optimize import optimize_command
 from .report import report_command
 from .runs import runs_group
@@ -48,6 +49,7 @@ cli.add_command(export_command)
 cli.add_command(bench_command)
 cli.add_command(report_command)
 cli.add_command(serve_group)
+cli.add_command(library_command)
 
 
 def main() -> None:
