@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 
 import click
 
 from ..errors import WarpsmithError
-from . import common
+from . import common, output
 from .common import EXPORT_FORMATS
 
 
@@ -29,16 +28,18 @@ class ExportUsageError(click.ClickException):
 @click.option("--db", type=click.Path(dir_okay=False), default=None,
               help="SQLite store [default: $WARPSMITH_DB or ~/.cache/warpsmith/"
                    "warpsmith.sqlite]")
+@output.results_only
 def export_command(run_ids, bench_id, fmt, out, db) -> int:
     """Training data from optimize runs, or (torch-op) a run's best verified kernel as a
     standalone module registering a guarded torch custom op. Only verified kernels are ever
     labelled good; docs/datasets.md documents the schemas, the rewards and the pair rule.
 
     \b
-    Examples:
-      warpsmith export 20261130-101500-a1b2c3 --format sft --out sft.jsonl
-      warpsmith export --bench bench-20261130-101500-a1b2c3 --format rl --out rl.parquet
-      warpsmith export 20261130-101500-a1b2c3 --format torch-op --out my_kernels.py
+    Examples (RUN_ID: an id `warpsmith runs list` shows; BENCH_ID: one `warpsmith report`
+    lists):
+      warpsmith export RUN_ID --format sft --out sft.jsonl
+      warpsmith export --bench BENCH_ID --format rl --out rl.parquet
+      warpsmith export RUN_ID --format torch-op --out my_kernels.py
     """
     if run_ids and bench_id:
         raise ExportUsageError("give run ids or --bench, not both")
@@ -46,7 +47,7 @@ def export_command(run_ids, bench_id, fmt, out, db) -> int:
 
     skipped = Counter()
     try:
-        count = export(run_ids, fmt, out or sys.stdout, bench_id=bench_id, db=db,
+        count = export(run_ids, fmt, out or output.results(), bench_id=bench_id, db=db,
                        skipped=skipped)
     except WarpsmithError as e:
         raise ExportUsageError(str(e)) from None

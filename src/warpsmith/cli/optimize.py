@@ -6,17 +6,16 @@ import dataclasses
 import json
 
 import click
-from rich.console import Console
 
 from ..config import PROFILES
 from ..errors import UsageError
 from ..executors import check_spec
 from ..store import verdict_to_dict
 from ..store.runs import Attempt
-from . import common
+from . import common, output
 from .common import STRATEGY_NAMES
 
-err = Console(stderr=True)
+err = output.err_console()
 
 
 @click.command("optimize")
@@ -58,6 +57,7 @@ err = Console(stderr=True)
 @click.option("--resume", "resume_id", default=None,
               help="Continue run RUN_ID: recorded attempts are replayed, not paid again.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object at the end.")
+@output.results_only
 def optimize_command(task, model, strategy, budget, samples, depth, language, device, profile,
                      temperature, out, executor, judge_model, start, no_tune, resume_id,
                      as_json) -> int:
@@ -66,13 +66,13 @@ def optimize_command(task, model, strategy, budget, samples, depth, language, de
 
     \b
     Exit codes: 0 a verified candidate was found, 1 none was, 2 bad usage.
-    Examples:
+    Examples (from a clone's root; RUN_ID: an id, as `warpsmith runs list` shows them):
       warpsmith optimize level1/softmax
       warpsmith optimize level1/relu --model openai:gpt-4.1 --strategy refine --budget usd=1
       warpsmith optimize level1/relu --model openai-compatible:http://localhost:8000/v1#qwen
       warpsmith optimize level1/relu --model openai:gpt-4.1 --samples 8 --executor local
-      warpsmith optimize level1/relu --strategy tune --start my_relu.py
-      warpsmith optimize --resume 20261130-101500-a1b2c3 --budget calls=40
+      warpsmith optimize level1/relu --strategy tune --start src/warpsmith/examples/relu_triton.py
+      warpsmith optimize --resume RUN_ID --budget calls=40
     """
     from ..search import optimize, parse_budget, resume
 
@@ -175,7 +175,7 @@ def _speed(v) -> str:
 def _report(result, as_json: bool) -> None:
     best = result.best
     if as_json:
-        click.echo(json.dumps({
+        output.echo(json.dumps({
             "run_id": result.run_id, "status": result.status,
             "best_candidate": str(result.best_path) if result.best_path else None,
             "verdict": verdict_to_dict(best.verdict) if best else None,
@@ -196,7 +196,7 @@ def _report(result, as_json: bool) -> None:
     if result.lanes and (lanes := describe_lanes(result.lanes)):
         err.print(lanes, highlight=False)
     if result.best_path:
-        click.echo(f"best verified candidate: {result.best_path} ({_speed(best.verdict)})")
+        output.echo(f"best verified candidate: {result.best_path} ({_speed(best.verdict)})")
     else:
-        click.echo("no verified candidate; see `warpsmith runs show "
+        output.echo("no verified candidate; see `warpsmith runs show "
                    f"{result.run_id}` for what each attempt got")

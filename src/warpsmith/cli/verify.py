@@ -6,14 +6,12 @@ import json
 from pathlib import Path
 
 import click
-from rich.console import Console
 
 from ..config import PROFILES, db_path
 from ..store import VerdictStore, verdict_to_dict
-from . import common
+from . import common, output
 
-out = Console()
-err = Console(stderr=True)  # the spinner shows only on a terminal, never in --json output
+err = output.err_console()  # the spinner shows only on a terminal, never in --json output
 
 
 @click.command("verify")
@@ -33,6 +31,7 @@ err = Console(stderr=True)  # the spinner shows only on a terminal, never in --j
 @click.option("--require-sandbox", is_flag=True,
               help="Refuse (exit 2) where candidate code cannot run in the OS sandbox "
                    "(bubblewrap) instead of verifying with `sandbox: none`.")
+@output.results_only
 def verify_command(task, candidate, device, profile, as_json, no_cache, db,
                    accept_suspect, require_sandbox) -> int:
     """Prove CANDIDATE (a file defining ModelNew) correct against TASK (a task file or a
@@ -43,8 +42,8 @@ def verify_command(task, candidate, device, profile, as_json, no_cache, db,
     or binary file, a store that is not SQLite, --device cuda without a GPU), 3 this
     machine could not judge it (needs_gpu: a CUDA C++ candidate on a CPU-only machine;
     too_large: the task's cases do not fit its memory).
-    Example:
-      warpsmith verify level1/relu examples/relu_triton.py --device cpu
+    Example (from a clone's root):
+      warpsmith verify level1/relu src/warpsmith/examples/relu_triton.py --device cpu
     """
     from ..verify import jail
     from ..verify.pipeline import verify
@@ -62,7 +61,7 @@ def verify_command(task, candidate, device, profile, as_json, no_cache, db,
     finally:
         store.close()
     if as_json:
-        click.echo(json.dumps(verdict_to_dict(verdict)))
+        output.echo(json.dumps(verdict_to_dict(verdict)))
     else:
         _print(verdict)
     return 0 if verdict.passed else EXIT_MACHINE if verdict.status in MACHINE else 1
@@ -78,6 +77,7 @@ def _badness(case) -> float:
 
 
 def _print(v) -> None:
+    out = output.console()
     color = "green" if v.passed else "red"
     cached = " (stored verdict; --no-cache to re-run)" if v.cached else ""
     out.print(f"[bold {color}]{v.status}[/bold {color}]  {v.task}  ←  {v.candidate}{cached}",
