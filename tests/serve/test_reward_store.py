@@ -53,8 +53,9 @@ class KeyedExecutor:
         pass
 
 
-def post(client, *candidates, task="level1/relu", headers=None) -> list[dict]:
-    r = client.post("/v1/verify", json=body(*candidates, task=task), headers=headers or AUTH)
+def post(client, *candidates, task="level1/relu", timeout=120) -> list[dict]:
+    r = client.post("/v1/verify", json=body(*candidates, task=task), headers=AUTH,
+                    timeout=timeout)
     assert r.status_code == 200, r.text
     return r.json()["items"]
 
@@ -72,7 +73,8 @@ def test_a_stored_candidate_answers_while_a_fresh_one_is_still_verifying(tmp_pat
         assert post(client, GOOD)[0]["attempts"] == 1  # fresh: verified, stored
         slow, fresh = in_thread(lambda: post(client, GOOD + "# gate\n"))
         assert executor.started.wait(30)  # the only slot is held by the fresh one
-        again = post(client, GOOD, GOOD)  # would wait behind it if it were queued
+        # queued, it would wait behind the gated one: the client gives up (ReadTimeout)
+        again = post(client, GOOD, GOOD, timeout=20)
         still_verifying = slow.is_alive()
         health = client.get("/health").json()
         executor.gate.set()
@@ -180,7 +182,7 @@ def test_with_the_real_verifier_a_stored_candidate_does_not_queue(tmp_path):
         slow, fresh = in_thread(lambda: post(client, GOOD + "# gate\n"))
         assert executor.started.wait(60)
         start = time.monotonic()
-        again = post(client, GOOD)[0]
+        again = post(client, GOOD, timeout=30)[0]
         seconds = time.monotonic() - start
         still_verifying = slow.is_alive()
         executor.gate.set()
