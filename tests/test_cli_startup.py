@@ -20,8 +20,8 @@ try:
     main()
 except SystemExit as e:
     code = e.code
-print(json.dumps({"code": code, "heavy": [m for m in %r if m in sys.modules]}), file=sys.stderr)
-""" % (HEAVY,)
+print(json.dumps({"code": code, "heavy": [m for m in HEAVY if m in sys.modules]}), file=sys.stderr)
+""".replace("HEAVY", repr(HEAVY))
 
 
 def probe(args: list[str]) -> dict:
@@ -62,6 +62,6 @@ def test_the_names_the_options_offer_are_the_registries():
     from warpsmith.search.registry import STRATEGIES
     from warpsmith.tasks.gpus import DEFAULT_GPU, GPUS
 
-    assert common.STRATEGY_NAMES == tuple(sorted(STRATEGIES))
-    assert common.EXPORT_FORMATS == tuple(FORMATS)
-    assert common.GPU_NAMES == tuple(sorted(GPUS)) and common.DEFAULT_GPU == DEFAULT_GPU
+    assert tuple(sorted(STRATEGIES)) == common.STRATEGY_NAMES
+    assert tuple(FORMATS) == common.EXPORT_FORMATS
+    assert tuple(sorted(GPUS)) == common.GPU_NAMES and DEFAULT_GPU == common.DEFAULT_GPU

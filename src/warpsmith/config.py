@@ -47,9 +47,22 @@ def profile(name: str) -> VerifyProfile:
 def home() -> Path:
     """Where warpsmith keeps its store: $WARPSMITH_HOME, else ~/.cache/warpsmith."""
     if os.environ.get("WARPSMITH_HOME"):
-        return Path(os.environ["WARPSMITH_HOME"])
+        return _creatable(Path(os.environ["WARPSMITH_HOME"]), "$WARPSMITH_HOME")
     cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(cache) / "warpsmith"
+    return _creatable(Path(cache) / "warpsmith", "$XDG_CACHE_HOME")
+
+
+def _creatable(path: Path, source: str) -> Path:
+    """A home under a regular file can never be made: say so here, once, rather than in a
+    traceback from whichever mkdir under it runs first."""
+    for folder in (path, *path.parents):
+        if folder.exists():
+            if not folder.is_dir():
+                from .errors import UsageError
+                raise UsageError(f"warpsmith's home {path} cannot be made: {folder} is a file;"
+                                 f" set {source} to a folder")
+            return path
+    return path
 
 
 def db_path() -> Path:

@@ -2,14 +2,16 @@
 broken kernel, then (thinking aloud in <think> tags) the fixed one."""
 
 import json
+from collections import Counter
+from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
 
 from warpsmith.bench.store import BenchStore, Item
 from warpsmith.cli.export import export_command
-from warpsmith.export import FORMATS, export, load_runs, records
-from warpsmith.export.records import FAILED, PASS_REWARD, verified
+from warpsmith.export import FORMATS, NO_PROMPT, export, load_runs, records
+from warpsmith.export.records import FAILED, PASS_REWARD, RunData, verified
 from warpsmith.search import optimize
 from warpsmith.store.runs import RunStore
 
@@ -137,3 +139,58 @@ def test_command_exit_codes(run, tmp_path):
                  [run_id, "--bench", "b", "--format", "rl"]):
         bad = cli.invoke(export_command, [*args, "--db", str(db)])
         assert bad.exit_code == 2, (args, bad.output)
+
+
+@pytest.fixture(scope="module")
+def library_bench(tmp_path_factory):
+    """(db, bench_id, run_id): a real model-free bench (the offline library) of relu on the
+    CPU: its optimize run has a verified kernel and no prompt."""
+    from warpsmith.bench import BenchSettings, bench
+
+    from ..bench.conftest import make_suite
+
+    tmp = tmp_path_factory.mktemp("library")
+    db = tmp / "store.sqlite"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("WARPSMITH_HOME", str(tmp / "home"))
+        mp.chdir(tmp)
+        result = bench(make_suite(tmp / "suite", "relu"), "library",
+                       BenchSettings(device="cpu"), db=db)
+    [item] = BenchStore(db).items(result.bench_id)
+    assert item.status == "passed" and item.run_id
+    return db, result.bench_id, item.run_id
+
+
+def test_library_bench_exports_no_promptless_record_and_says_so(library_bench, tmp_path):
+    db, bench_id, _ = library_bench
+    for fmt in ("sft", "rl"):
+        out = tmp_path / f"{fmt}.jsonl"
+        result = CliRunner().invoke(export_command, ["--bench", bench_id, "--format", fmt,
+                                                     "--out", str(out), "--db", str(db)])
+        assert result.exit_code == 0, result.output
+        assert out.read_text() == ""  # before the fix: one sft record with messages == []
+        assert f"0 {fmt} records" in result.stderr
+        assert f"skipped 1 {fmt} records with no prompt" in result.stderr
+
+
+def test_runs_export_keeps_the_prompted_records_and_counts_the_rest(run, library_bench):
+    db, run_id = run
+    lib_db, _, lib_run = library_bench
+    runs = load_runs([run_id], db=db) + load_runs([lib_run], db=lib_db)
+    for fmt in ("sft", "rl"):
+        skipped = Counter()
+        got = records(fmt, runs, skipped)
+        assert [r["run_id"] for r in got] == [run_id] and skipped == {NO_PROMPT: 1}, fmt
+        assert all(r["messages"] if fmt == "sft" else r["turns"][0]["messages"] for r in got)
+    skipped = Counter()
+    assert records("sft", load_runs([run_id], db=db), skipped) and not skipped
+
+
+def test_pairs_skip_a_side_without_a_prompt(run):
+    db, run_id = run
+    [data] = load_runs([run_id], db=db)
+    first, fixed = data.attempts
+    unprompted = RunData(data.run, data.task, (replace(first, prompt=[]), fixed))
+    skipped = Counter()
+    assert records("pairs", [data]) and records("pairs", [unprompted], skipped) == []
+    assert skipped == {NO_PROMPT: 1}

@@ -3,6 +3,7 @@ expected number of bars or points, nothing is fetched, no console errors, data i
 One report is hand-built with GPU timings; one is a real `dir:` bench on the CPU, where the
 plots must say "not measured on this device". A screenshot of each is kept."""
 
+import json
 import shutil
 from pathlib import Path
 
@@ -42,16 +43,22 @@ def browser():
         b.close()
 
 
+ENV = {"gpu": "NVIDIA H200", "cuda": "13.0", "torch": "2.11.0+cu130", "triton": "3.6.0",
+       "python": "3.12.3", "warpsmith": "0.1.0", "verifier": "3", "sandbox": "bubblewrap"}
+
+
 def verdict(task, status, eager=None, compile=None, roofline=None, us=None, reasons=()):
+    """Candidate times spread from 0.9 to 1.2 × the median (IQR 0.1 ×)."""
     timings = () if us is None else (
-        Timing("candidate", us, us, us, 0.1, 100), Timing("eager", us * eager, 1, 1, 0.1, 100),
+        Timing("candidate", us, us * 0.9, us * 1.2, us * 0.1, 100),
+        Timing("eager", us * eager, 1, 1, 0.1, 100),
         Timing("compile:default", us * compile, 1, 1, 0.1, 100))
     return Verdict(status=status, task=task, candidate="c.py", device="cuda",
                    correct=status == "passed", reasons=tuple(reasons),
                    timing_measured=eager is not None, timings=timings,
                    speedup_vs_eager=eager, speedup_vs_compile=compile,
                    floor_us=us * roofline if us and roofline else None,
-                   roofline_fraction=roofline)
+                   roofline_fraction=roofline, environment=ENV | {"device": "cuda"})
 
 
 def timed_items() -> list[Item]:
@@ -117,12 +124,18 @@ def open_page(browser, path: Path):
 
 
 def plot(page, figure: str, mark: str) -> int:
-    """The figure's SVG has a real size; returns how many `mark` elements it drew."""
-    svg = page.locator(f"#{figure} svg")
+    """The figure's SVG has a real size; returns how many `mark` elements (bar, bar-slow,
+    point: ids charts.py gives them) it drew."""
+    svg = page.locator(f"#{figure} > svg")
     assert svg.count() == 1, figure
     box = svg.bounding_box()
     assert box and box["width"] > 100 and box["height"] > 50, (figure, box)
-    return page.locator(f"#{figure} svg {mark}").count()
+    return page.locator(f"#{figure} svg g[id*='-{mark}-']").count()
+
+
+def overlaps(a: dict, b: dict) -> bool:
+    return a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] and \
+        a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"]
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
@@ -134,11 +147,22 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
 def test_timed_report_renders_every_plot(browser, tmp_path):
     text = render_html(timed_report())
     page, errors, requests = open_page(browser, write(tmp_path, "report.html", text))
-    assert plot(page, "plot-speedup", "rect.bar") == 3  # the three tasks that passed
-    assert plot(page, "plot-speedup", "rect.bar.slow") == 1  # softmax, 0.8× eager
-    assert plot(page, "plot-roofline", "rect.bar") == 2  # gelu has no floor
-    assert plot(page, "plot-progress", "circle.point") == 7
-    assert page.locator("svg.empty").count() == 0
+    assert plot(page, "plot-speedup", "bar") == 3  # the three tasks that passed
+    assert plot(page, "plot-speedup", "bar-slow") == 1  # softmax, 0.8× eager
+    assert plot(page, "plot-roofline", "bar") == 2  # gelu has no floor
+    assert plot(page, "plot-progress", "point") == 7
+    assert page.locator("figure.empty").count() == 0
+    labels = page.locator("#plot-speedup svg text").all_text_contents()
+    assert {"level1/matmul", "level1/softmax", "level1/gelu"} <= set(labels), labels
+    assert "1× (as fast as eager)" in labels
+    ref = page.locator("#speedup-ref-label").bounding_box()  # the 1× label sits on no bar
+    bars = page.locator("#plot-speedup g[id*='-bar-']")
+    assert not [k for k in range(3) if overlaps(ref, bars.nth(k).bounding_box())]
+    env = page.locator("table.env").inner_text()
+    assert all(v in env for v in ("NVIDIA H200", "13.0", "2.11.0+cu130", "3.6.0", "thorough"))
+    assert "driver\tnot recorded" in env  # the verifier does not record it (yet)
+    matmul = page.locator("table.tasks tbody tr", has_text="level1/matmul").inner_text()
+    assert "\t1\t9–12\t100\t" in matmul  # IQR 1 µs, 9 to 12 µs over 100 calls
     assert page.locator("table.fast-p tbody tr").count() == 2 * 3  # 2 baselines × 3 groups
     assert page.locator("table.tasks tbody tr").count() == 5
     assert page.locator("details").count() == 5
@@ -167,8 +191,9 @@ def test_cpu_bench_says_not_measured(browser, cpu_bench, tmp_path):
     assert result.exit_code == 0, result.output
     page, errors, requests = open_page(browser, out)
     for figure in ("plot-speedup", "plot-roofline", "plot-progress"):
-        assert plot(page, figure, "rect.bar, circle.point") == 0
-        svg, msg = (page.locator(f"#{figure} svg{s}").bounding_box() for s in ("", " text"))
+        assert plot(page, figure, "bar") == plot(page, figure, "point") == 0
+        svg, msg = (page.locator(f"#{figure} {s}").bounding_box()
+                    for s in ("> svg", "g[id$='-empty'] text"))
         assert svg["x"] <= msg["x"] and msg["x"] + msg["width"] <= svg["x"] + svg["width"]
     assert "not measured on this device (cpu)" in page.locator("#plot-speedup").inner_text()
     assert "not measured on this device (cpu)" in page.locator("#plot-roofline").inner_text()
@@ -189,8 +214,9 @@ def test_comparison_page(browser, cpu_bench, tmp_path):
             row["speedup_vs_eager"] *= 1.5
     path = write(tmp_path, "cmp.html", render_comparison_html(compare_reports(a, b)))
     page, errors, _ = open_page(browser, path)
-    assert plot(page, "plot-ratio", "rect.bar") == 3
+    assert plot(page, "plot-ratio", "bar") == 3
     assert page.locator("table.tasks tbody tr").count() == 5
+    assert page.locator("#not-comparable").count() == 0  # same tasks, device, verifier
     assert not errors
     page.screenshot(path=str(tmp_path / "cmp.png"), full_page=True)
     bench_id, db = cpu_bench  # two CPU runs: nothing to plot, said so
@@ -199,5 +225,22 @@ def test_comparison_page(browser, cpu_bench, tmp_path):
                                       "--out", str(out), "--db", str(db)])
     assert result.exit_code == 0, result.output
     page, errors, _ = open_page(browser, out)
-    assert plot(page, "plot-ratio", "rect.bar") == 0
+    assert plot(page, "plot-ratio", "bar") == 0
     assert "not measured" in page.locator("#plot-ratio").inner_text() and not errors
+
+
+def test_comparison_of_different_benches_warns_loudly(browser, cpu_bench, tmp_path):
+    """The issue's case: GPU tasks against CPU tasks, compared without a word."""
+    bench_id, db = cpu_bench
+    gpu = write(tmp_path, "gpu.json", json.dumps(timed_report()))
+    out = tmp_path / "mixed.html"
+    result = CliRunner().invoke(cli, ["report", str(gpu), bench_id, "--format", "html",
+                                      "--out", str(out), "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert "warning: not comparable: different task sets: A has 5 tasks, B 3" in result.stderr
+    assert "different devices: A ran on cuda, B on cpu" in result.stderr
+    assert "different GPUs: A NVIDIA H200, B not recorded" in result.stderr
+    page, errors, _ = open_page(browser, out)
+    box = page.locator("#not-comparable")
+    assert box.is_visible() and "different devices" in box.inner_text() and not errors
+    assert box.bounding_box()["y"] < page.locator("h2").first.bounding_box()["y"]

@@ -1,10 +1,19 @@
 """The JSON and Markdown reports, and the comparison of two, from hand-built items."""
 
 import json
+import sys
+from dataclasses import replace
 
 from warpsmith.bench import BenchRecord
-from warpsmith.report import build_report, compare_reports, render_comparison, render_report
-from warpsmith.report.tables import change
+from warpsmith.report import (
+    build_report,
+    compare_reports,
+    load_report,
+    render_comparison,
+    render_report,
+)
+from warpsmith.report.tables import LEGACY_NOTE, change
+from warpsmith.types import Timing
 
 from .test_metrics import GPU, item
 
@@ -63,3 +72,82 @@ def test_change_words():
     row = {"status": "passed", "speedup_vs_eager": 1.0}
     assert change(row, {"status": "incorrect"}) == "broken"
     assert change(row, {"status": "passed", "speedup_vs_eager": 0.5}) == "slower"
+
+
+def _with(item_, **verdict_fields):
+    return replace(item_, verdict=replace(item_.verdict, **verdict_fields))
+
+
+def test_environment_comes_from_the_verdicts_and_shows_a_mix():
+    env = {"gpu": "NVIDIA H200", "cuda": "13.0", "torch": "2.11.0", "verifier": "3"}
+    items = [_with(GPU[0], environment=env), _with(GPU[1], environment=env | {"torch": "2.12.0"}),
+             *GPU[2:]]
+    report = build_report(record(), items)
+    got = report["bench"]["environment"]
+    assert got["gpu"] == "NVIDIA H200" and got["torch"] == "2.11.0 + 2.12.0"
+    assert got["driver"] is None and got["triton"] is None  # not recorded: never guessed
+    text = render_report(report)
+    assert "| GPU | NVIDIA H200 |" in text and "| torch | 2.11.0 + 2.12.0 |" in text
+    assert "| driver | not recorded |" in text and "| profile | quick |" in text
+
+
+def test_markdown_shows_the_timing_spread():
+    timings = (Timing("candidate", 10.0, 9.0, 12.5, 0.8, 200), Timing("eager", 20.0, 19, 22, 1.5,
+                                                                      200))
+    items = [_with(GPU[0], timings=timings), *GPU[1:]]
+    text = render_report(build_report(record(), items))
+    assert "| 10 (IQR 0.8; 9–12.5; 200) | 20 (IQR 1.5) |" in text
+
+
+def test_model_free_benches_say_no_model_and_paid_ones_their_cost():
+    free = render_report(build_report(record(), GPU))  # dir:/k buys nothing
+    assert "no model" in free and "unpriced" not in free and "0.0000" not in free
+    paid = BenchRecord("bench-p", "builtin/level1", "llm:refine:openai:gpt-4.1", SETTINGS,
+                       "finished", 1.7e9, 1.7e9)
+    text = render_report(build_report(paid, [replace(i, cost_usd=0.01) for i in GPU]))
+    assert "no model" not in text and "0.0100" in text
+
+
+def test_comparison_warns_on_different_tasks_devices_and_verifiers():
+    same = compare_reports(build_report(record(), GPU), build_report(record("bench-b"), GPU))
+    assert same["warnings"] == [] and "Warning" not in render_comparison(same)
+    cpu = [replace(_with(i, device="cpu", environment={"verifier": "2"}) if i.verdict else i)
+           for i in GPU[:3]]
+    other = build_report(BenchRecord("bench-c", "builtin/level1", "dir:/k",
+                                     SETTINGS | {"device": "cpu"}, "finished", 1.7e9, 1.7e9),
+                         cpu)
+    cmp = compare_reports(build_report(record(), GPU), other)
+    assert cmp["warnings"] == [
+        "different task sets: A has 4 tasks, B 3, 3 in both (1 only in A, 0 only in B); the "
+        "overall metrics are over different tasks",
+        "different devices: A ran on cuda, B on cpu",
+        "different verifier versions: A not recorded, B 2"]
+    text = render_comparison(cmp)
+    assert text.index("not comparable") < text.index("## Metrics")
+
+
+def test_the_legacy_budget_none_reason_is_never_shown(tmp_path):
+    old = replace(GPU[3], note=LEGACY_NOTE)
+    report = build_report(record(), [*GPU[:3], old])
+    assert "(None)" not in render_report(report)
+    saved = json.loads(json.dumps(report))
+    saved["tasks"][-1]["reason"] = saved["tasks"][-1]["reasons"][0] = LEGACY_NOTE
+    del saved["bench"]["environment"]  # a report written before the environment was kept
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(saved))
+    loaded = load_report(str(path), tmp_path / "unused.sqlite")
+    assert "(None)" not in render_report(loaded) and "no reason" in render_report(loaded)
+    assert "| GPU | not recorded |" in render_report(loaded)
+
+
+def test_html_without_matplotlib_says_what_to_install(monkeypatch):
+    import pytest
+
+    from warpsmith.errors import UsageError
+    from warpsmith.report import render_html
+
+    for name in ("matplotlib", "matplotlib.figure"):
+        monkeypatch.setitem(sys.modules, name, None)  # import now raises ImportError
+    with pytest.raises(UsageError, match=r"pip install 'warpsmith\[report\]'"):
+        render_html(build_report(record(), GPU))
+    assert "no model" in render_report(build_report(record(), GPU))  # markdown needs none

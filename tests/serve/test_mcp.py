@@ -168,29 +168,105 @@ def test_timing_text_reports_measured_times_and_refuses_untimed_ones():
                                                 Timing("eager", 1470.0, 1460.0, 1500.0, 9.0, 25)),
                     speedup_vs_eager=1.5, speedup_vs_compile=1.1, floor_us=900.0,
                     roofline_fraction=0.92)
-    text = server._timing_text(timed)
+    text = server.timing_text(timed)
     assert "candidate: median 980.0 µs (IQR 4.0" in text and "eager: median 1470.0" in text
     assert "1.50× vs eager, 1.10× vs torch.compile; 92% of the roofline floor" in text
     failed = Verdict("incorrect", "level1/relu", "c.py", "cuda", reasons=("wrong values",),
                      feedback="status: incorrect.\n- wrong values")
-    assert server._timing_text(failed).startswith("not timed: the candidate did not pass")
+    assert server.timing_text(failed).startswith("not timed: the candidate did not pass")
 
 
-def test_find_kernels_puts_the_fastest_first_and_untimed_last(tmp_path, monkeypatch):
-    monkeypatch.setenv("WARPSMITH_HOME", str(tmp_path))
+def test_find_kernels_gives_only_kernels_with_their_source_newest_first(tmp_path, monkeypatch):
+    """Verdicts as the store holds them, keyed the verifier's way: two whose files are intact,
+    one from a reward-service temp file now gone, one with a relative path (relative to where,
+    nobody knows), one whose file was rewritten after it was verified."""
+    from warpsmith.config import db_path, profile
+    from warpsmith.store import VerdictStore
+    from warpsmith.tasks import resolve_task
+    from warpsmith.verify.pipeline import cache_key, environment
+
+    monkeypatch.setenv("WARPSMITH_HOME", str(tmp_path / "home"))
     monkeypatch.delenv("WARPSMITH_DB", raising=False)
-    store = server.VerdictStore(server.config.db_path())
-    for key, speedup in (("untimed", None), ("slow", 1.2), ("fast", 2.5)):
-        path = tmp_path / f"{key}.py"
-        path.write_text(f"# {key}\n")
-        store.put(Verdict("passed", "level1/relu", str(path), "cuda", correct=True,
-                          speedup_vs_eager=speedup, cache_key=key))
-    store.put(Verdict("incorrect", "level1/relu", str(path), "cuda", cache_key="wrong"))
+    task, env = resolve_task("level1/relu"), environment("cpu")
+    store = VerdictStore(db_path())
+
+    def put(name: str, path: str, speedup=None) -> str:
+        source = f"{GOOD}# {name}\n"
+        store.put(Verdict("passed", "level1/relu", path, "cpu", correct=True, environment=env,
+                          speedup_vs_eager=speedup, cache_key=cache_key(
+                              task, source, "cpu", profile("quick"), env)))
+        time.sleep(0.01)  # the store orders by the time of writing
+        return source
+
+    files = tmp_path / "mine"
+    files.mkdir()
+    for name in ("old", "new", "changed"):
+        (files / f"{name}.py").write_text(f"{GOOD}# {name}\n")
+    old = put("old", str(files / "old.py"), speedup=3.0)  # fastest, but oldest
+    put("gone", "/tmp/warpsmith-reward-x/0123-abcd.py")
+    put("relative", "relative.py")
+    put("changed", str(files / "changed.py"))
+    new = put("new", str(files / "new.py"))
     store.close()
-    result = server.find_kernels("level1/relu", limit=5, include_source=True)
-    sources = [k["source"] for k in result.structured_content["kernels"]]
-    assert sources == ["# fast\n", "# slow\n", "# untimed\n"]
-    assert "#1 passed on cuda, 2.50× vs eager" in result.content[0].text
+    (files / "changed.py").write_text("# rewritten since\n")
+
+    first = server.find_kernels("level1/relu", limit=5, include_source=True).structured_content
+    again = server.find_kernels("level1/relu", limit=1, include_source=False)
+    kernels = first["kernels"]
+    assert [k["source"] for k in kernels] == [new, old] and first["without_source"] == 3
+    paths = [Path(k["path"]) for k in kernels]
+    assert all(p.is_absolute() and p.read_text() == k["source"] for p, k in
+               zip(paths, kernels, strict=True))
+    assert all(p.parent == tmp_path / "home" / "mcp" / "candidates" for p in paths)
+    assert again.structured_content["kernels"][0]["path"] == kernels[0]["path"]  # stable
+    assert "#1 passed on cpu, not timed" in again.content[0].text
+    assert "3 more verified, source gone" in again.content[0].text
+
+
+def test_names_written_out_for_the_schema_match_the_registries():
+    from warpsmith.search.registry import LIBRARY, STRATEGIES
+    from warpsmith.serve.mcp import search, tasks
+    from warpsmith.tasks.gpus import DEFAULT_GPU
+
+    assert tasks.DEFAULT_GPU == DEFAULT_GPU and search.LIBRARY == LIBRARY
+    assert set(search.LLM_STRATEGIES) == set(STRATEGIES) - {LIBRARY}
+
+
+def _imported(log: Path) -> set[str]:
+    """Modules the server has finished importing, from its PYTHONPROFILEIMPORTTIME lines."""
+    return {line.rsplit("|", 1)[1].strip() for line in log.read_text().splitlines()
+            if line.startswith("import time:") and "|" in line}
+
+
+@pytest.mark.parametrize("how", ["module", "cli"])
+def test_initialize_is_answered_before_torch_is_imported(tmp_path, how):
+    """The server writes each import to its stderr as it completes (PYTHONPROFILEIMPORTTIME);
+    once `initialize` has returned, the log so far names no torch and no verifier. The first
+    tool that needs them imports them: the log then names torch, so the check can see it."""
+    command, args = _command() if how == "cli" else (
+        sys.executable, ["-m", "warpsmith.serve.mcp"])
+    params = StdioServerParameters(command=command, args=args, env={
+        "WARPSMITH_HOME": str(tmp_path), "PYTHONPROFILEIMPORTTIME": "1"})
+    log = tmp_path / "server.log"
+
+    async def main():
+        with anyio.fail_after(240), open(log, "w") as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write), \
+                    ClientSession(read, write) as s:
+                start = time.monotonic()
+                await s.initialize()
+                seconds = time.monotonic() - start
+                errlog.flush()
+                at_initialize = _imported(log)
+                listed = await s.call_tool("list_tasks", {"suite": "builtin/level1"})
+                return seconds, at_initialize, listed
+
+    seconds, at_initialize, listed = anyio.run(main)
+    print(f"initialize answered in {seconds:.2f} s ({how})")
+    assert "mcp.server.mcpserver" in at_initialize  # the log is being read
+    assert not {"torch", "triton", "warpsmith.verify.pipeline"} & at_initialize
+    assert not listed.is_error and "torch" in _imported(log)
+    assert seconds < 60  # only a sanity bound: the machine is shared; the modules are the test
 
 
 def test_optimize_with_a_model_asks_it_and_verifies_the_answer(tmp_path, server):

@@ -165,8 +165,9 @@ def test_a_second_concurrent_request_from_one_client_is_429(tmp_path):
         assert executor.started.wait(30)
         second = client.post("/v1/verify", json=body(GOOD), headers=AUTH)
         other = {}
-        named = threading.Thread(target=lambda: other.update(r=client.post(
-            "/v1/verify", json=body(GOOD), headers=AUTH | {"X-Client-Id": "trainer-2"})))
+        named = threading.Thread(target=lambda: other.update(r=client.post(  # not a twin
+            "/v1/verify", json=body(GOOD + "# 2\n"),
+            headers=AUTH | {"X-Client-Id": "trainer-2"})))
         named.start()
         deadline = time.monotonic() + 30  # another client's request waits in the queue
         while (depth := client.get("/health").json())["queue_depth"] == 0:
@@ -182,7 +183,9 @@ def test_a_second_concurrent_request_from_one_client_is_429(tmp_path):
 
 def test_a_full_queue_is_503_for_the_whole_batch(tmp_path):
     with service(FlakyExecutor(0), tmp_path, max_queue=1) as client:
-        r = client.post("/v1/verify", json=body(GOOD, GOOD), headers=AUTH)
+        r = client.post("/v1/verify", json=body(GOOD, GOOD + "# 2\n"), headers=AUTH)
+        twins = client.post("/v1/verify", json=body(GOOD, GOOD), headers=AUTH)
+    assert twins.status_code == 200  # one job for the two: it fits
     assert r.status_code == 503 and "queue is full" in r.json()["detail"]
 
 
@@ -201,7 +204,8 @@ def test_task_names_resolve_only_inside_suites_and_errors_stay_per_item(tmp_path
     assert "bad task name" in got["../../etc/hosts"]["error"]
     assert "bad task name" in got[items[4]["id"]]["error"]  # an absolute path is not a name
     assert "--allow-task-source" in got["source"]["error"]
-    assert [name for name, _ in executor.sources] == ["level1/relu", "level1/relu"]
+    # the two names are one task and one candidate: verified once, both answered
+    assert [name for name, _ in executor.sources] == ["level1/relu"]
 
 
 def test_task_source_is_accepted_when_allowed(tmp_path):

@@ -175,3 +175,31 @@ def test_a_python_folder_nested_in_a_hidden_one_is_reachable_by_the_job(tmp_path
         for fd in wrapped.close_after:
             os.close(fd)
     assert done.returncode == 0, done.stderr
+
+
+@needs_jail
+def test_the_scratch_folder_is_a_bounded_tmpfs_and_the_job_dies_first_on_oom(tmp_path):
+    """Nothing written in the working folder reaches the host's disk (many files of 8 GiB
+    each would fill it), and the kernel's OOM killer picks the job before the verifier."""
+    scratch = tmp_path / "cwd"
+    scratch.mkdir()
+    uid = jail.new_uid()
+    jail.give(scratch, uid)
+    code = ("import os\n"
+            "open('written_inside', 'w').write('x')\n"
+            "st = os.statvfs('.')\n"
+            "print(open('/proc/self/oom_score_adj').read().strip(), st.f_blocks * st.f_frsize)\n")
+    wrapped = jail.wrap(jail.current(), [sys.executable, "-c", code], writable=[scratch],
+                        uid=uid, keep_fds=())
+    try:
+        done = subprocess.run(wrapped.argv, pass_fds=wrapped.pass_fds, capture_output=True,
+                              text=True, timeout=60)
+    finally:
+        for fd in wrapped.close_after:
+            os.close(fd)
+    assert done.returncode == 0, done.stderr
+    score, size = done.stdout.split()
+    assert int(size) <= jail.SCRATCH_BYTES
+    assert not (scratch / "written_inside").exists()
+    if __import__("shutil").which("choom"):
+        assert int(score) == jail.OOM_SCORE_ADJ

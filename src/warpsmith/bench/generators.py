@@ -175,7 +175,8 @@ def _from_result(result, db: Path) -> Produced:
         return Produced(verdict=judged[-1].verdict, **common)
     if attempts:
         return Produced(status="llm_error", note=attempts[-1].error or "", **common)
-    why = result.note or f"budget reached ({result.stopped_by}) before any answer"
+    why = result.note or (f"budget reached ({result.stopped_by}) before any answer"
+                          if result.stopped_by else "the search ended before any answer")
     return Produced(status="no_candidate", note=why, **common)
 
 

@@ -6,14 +6,14 @@ import json
 from pathlib import Path
 
 import click
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from ..config import PROFILES, db_path
 from ..errors import UsageError
 from ..executors import check_spec
+from . import common, output
 
-err = Console(stderr=True)
+err = output.err_console()
 
 
 @click.command("bench")
@@ -52,20 +52,23 @@ err = Console(stderr=True)
               help="SQLite store [default: $WARPSMITH_DB or ~/.cache/warpsmith/"
                    "warpsmith.sqlite]")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON report at the end.")
+@output.results_only
 def bench_command(suite, generator, only, samples, budget, device, profile, language, width, depth,
                   no_tune, executor, resume_id, db, as_json) -> int:
     """Score a generator over SUITE: every task × K samples, verified, committed one by one.
 
     \b
     Exit codes: 0 every item done, 1 stopped early (budget or Ctrl-C; resume it), 2 bad usage.
-    Examples:
-      warpsmith bench builtin/level1 --generator dir:./my_kernels --device cpu
+    Examples (KERNELS: a folder of relu.py, softmax.py, … defining ModelNew; ~/KernelBench:
+    a KernelBench clone; BENCH_ID: an id, as `warpsmith report` lists them):
+      warpsmith bench builtin/level1 --generator reference --tasks relu --device cpu
+      warpsmith bench builtin/level1 --generator dir:KERNELS --device cpu
       warpsmith bench ~/KernelBench/KernelBench/level1 --generator dir:~/KernelBench/runs/r1
       warpsmith bench builtin/level1 --generator llm:refine:openai:gpt-4.1 --budget usd=20
       warpsmith bench builtin/level1 --generator library --executor local
       warpsmith bench builtin/level1 --generator library --tasks relu,softmax,sdpa_causal
       warpsmith bench ~/KernelBench/KernelBench/level1 --generator reference
-      warpsmith bench --resume bench-20261130-101500-a1b2c3
+      warpsmith bench --resume BENCH_ID
     """
     from ..bench import Options, bench, resume
     from ..search import parse_budget
@@ -74,6 +77,10 @@ def bench_command(suite, generator, only, samples, budget, device, profile, lang
     limits = parse_budget(budget) if budget else None
     if executor is not None:
         check_spec(executor)  # a bad spec fails before the progress bar starts
+    if not resume_id:  # so does every other usage error
+        plan = (_suite(suite), _generator(generator), _settings(samples, device, profile, limits),
+                Options(language, width, depth, tune=not no_tune))
+        only = _names(only)
     view = _View(as_json)
     try:
         with view:
@@ -81,11 +88,8 @@ def bench_command(suite, generator, only, samples, budget, device, profile, lang
                 result = resume(resume_id, store, on_progress=view.update, budget=limits,
                                 executor=executor)
             else:
-                result = bench(_suite(suite), _generator(generator), _settings(
-                    samples, device, profile, limits),
-                    Options(language, width, depth, tune=not no_tune), store,
-                    on_progress=view.update, on_start=view.start, executor=executor,
-                    only=_names(only))
+                result = bench(*plan, store, on_progress=view.update, on_start=view.start,
+                               executor=executor, only=only)
     except KeyboardInterrupt:
         err.print(f"interrupted; continue with: warpsmith bench --resume {view.bench_id}",
                   highlight=False, soft_wrap=True)  # one line, to copy
@@ -117,15 +121,12 @@ def _generator(generator: str | None) -> str:
 
 
 def _settings(samples: int, device: str | None, profile: str, limits):
-    import torch
-
     from ..bench import BenchSettings
     from ..search import parse_budget
 
     if samples < 1:
         raise UsageError("--samples must be at least 1")
-    device = device or ("cuda" if torch.cuda.is_available() else "cpu")
-    return BenchSettings(samples, device, profile, limits or parse_budget(None))
+    return BenchSettings(samples, common.device(device), profile, limits or parse_budget(None))
 
 
 class _View:
@@ -188,11 +189,11 @@ def _finish(result, store, as_json: bool) -> None:
 
     report = load_report(result.bench_id, store)
     if as_json:
-        click.echo(json.dumps(report))
+        output.echo(json.dumps(report))
         return
     stop = f" (budget reached: {result.stopped_by})" if result.stopped_by else ""
     err.print(f"bench {result.bench_id}: {result.status}{stop}, {result.done}/{result.total} "
               "items", highlight=False)
-    click.echo(render_report(report).split("\n## fast_p")[0])
-    click.echo(f"full report: warpsmith report {result.bench_id} [--format json] "
+    output.echo(render_report(report).split("\n## fast_p")[0])
+    output.echo(f"full report: warpsmith report {result.bench_id} [--format json] "
                "[--out FILE]")

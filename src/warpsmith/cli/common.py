@@ -9,3 +9,62 @@ STRATEGY_NAMES = ("best-of-n", "evolve", "judge", "library", "one-shot", "refine
 EXPORT_FORMATS = ("sft", "rl", "pairs", "torch-op")
 GPU_NAMES = ("A100", "B200", "H100", "H200", "L40S")
 DEFAULT_GPU = "H200"
+
+
+def out_file(ctx, param, value: str | None) -> str | None:
+    """An --out FILE whose folder exists and is writable, checked before the work that fills
+    it (a bench report, an export) rather than by a traceback at the end."""
+    import os
+    from pathlib import Path
+
+    import click
+
+    if value is None or value == "-":
+        return value
+    folder = Path(value).parent
+    if not folder.is_dir():
+        raise click.BadParameter(f"{value}: there is no folder {folder} (make it first)")
+    if not os.access(folder, os.W_OK):
+        raise click.BadParameter(f"{value}: the folder {folder} is not writable")
+    return value
+
+
+def source_file(path: str) -> None:
+    """A candidate must be Python source text: a binary file is the user's mistake (exit 2),
+    not a candidate that failed."""
+    from pathlib import Path
+
+    from ..errors import UsageError
+
+    try:
+        Path(path).read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise UsageError(f"no candidate file {path}") from None
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise UsageError(f"{path} is not Python source (not UTF-8 text: byte {e.start} is "
+                         f"{e.object[e.start]:#04x}); give the .py file defining ModelNew"
+                         ) from None
+
+
+def source_option(ctx, param, value: str | None) -> str | None:
+    """source_file as a click callback (optimize --start)."""
+    if value is not None:
+        source_file(value)
+    return value
+
+
+def device(name: str | None) -> str:
+    """--device, or cuda when a GPU is present; --device cuda on a machine without one is an
+    environment error (exit 2), found before any work starts."""
+    import torch
+
+    from ..errors import UsageError
+
+    if name is None:
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if name == "cuda" and not torch.cuda.is_available():
+        raise UsageError("--device cuda, but torch sees no GPU here (torch.cuda.is_available() "
+                         "is False): use --device cpu, or run where a GPU is visible")
+    return name

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import sys
+from collections import Counter
 
 import click
 
 from ..errors import WarpsmithError
+from . import common, output
 from .common import EXPORT_FORMATS
 
 
@@ -21,33 +22,40 @@ class ExportUsageError(click.ClickException):
 @click.option("--format", "fmt", type=click.Choice(EXPORT_FORMATS), required=True,
               help="sft: verified kernels; rl: trajectories with rewards; pairs: preferences; "
                    "torch-op: one run's best kernel as a drop-in Python module.")
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", type=click.Path(dir_okay=False), default=None, callback=common.out_file,
               help="FILE.jsonl, or FILE.parquet (needs pyarrow), or FILE.py for torch-op "
                    "[default: stdout].")
 @click.option("--db", type=click.Path(dir_okay=False), default=None,
               help="SQLite store [default: $WARPSMITH_DB or ~/.cache/warpsmith/"
                    "warpsmith.sqlite]")
+@output.results_only
 def export_command(run_ids, bench_id, fmt, out, db) -> int:
     """Training data from optimize runs, or (torch-op) a run's best verified kernel as a
     standalone module registering a guarded torch custom op. Only verified kernels are ever
     labelled good; docs/datasets.md documents the schemas, the rewards and the pair rule.
 
     \b
-    Examples:
-      warpsmith export 20261130-101500-a1b2c3 --format sft --out sft.jsonl
-      warpsmith export --bench bench-20261130-101500-a1b2c3 --format rl --out rl.parquet
-      warpsmith export 20261130-101500-a1b2c3 --format torch-op --out my_kernels.py
+    Examples (RUN_ID: an id `warpsmith runs list` shows; BENCH_ID: one `warpsmith report`
+    lists):
+      warpsmith export RUN_ID --format sft --out sft.jsonl
+      warpsmith export --bench BENCH_ID --format rl --out rl.parquet
+      warpsmith export RUN_ID --format torch-op --out my_kernels.py
     """
     if run_ids and bench_id:
         raise ExportUsageError("give run ids or --bench, not both")
-    from ..export import export
+    from ..export import NO_PROMPT, export
 
+    skipped = Counter()
     try:
-        count = export(run_ids, fmt, out or sys.stdout, bench_id=bench_id, db=db)
+        count = export(run_ids, fmt, out or output.results(), bench_id=bench_id, db=db,
+                       skipped=skipped)
     except WarpsmithError as e:
         raise ExportUsageError(str(e)) from None
     if out and fmt == "torch-op":
         click.echo(f"torch op module -> {out}", err=True)
     elif out:
         click.echo(f"{count} {fmt} records -> {out}", err=True)
+    if skipped[NO_PROMPT]:  # said even when the records go to stdout: on stderr
+        click.echo(f"skipped {skipped[NO_PROMPT]} {fmt} records with no prompt (kernels no "
+                   "model was asked for: the offline library or the tuner)", err=True)
     return 0

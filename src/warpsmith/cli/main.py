@@ -10,6 +10,7 @@ import click
 from ..errors import WarpsmithError
 from .bench import bench_command
 from .export import export_command
+from .library import library_command
 from .optimize import optimize_command
 from .report import report_command
 from .runs import runs_group
@@ -48,21 +49,37 @@ cli.add_command(export_command)
 cli.add_command(bench_command)
 cli.add_command(report_command)
 cli.add_command(serve_group)
+cli.add_command(library_command)
 
 
 def main() -> None:
+    """Usage and environment errors (click's, and WarpsmithError: a missing file, a store
+    that is not SQLite, no GPU) are one `error: …` line and exit 2, the contract scripts
+    read; any other exception is a bug and keeps its traceback."""
     try:
         code = cli.main(standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         sys.exit(130)
+    except click.exceptions.NoArgsIsHelpError as e:
+        e.show()  # a bare group: its help is the answer, on stderr as click does it
+        sys.exit(EXIT_USAGE)
     except click.ClickException as e:
-        e.show()
-        sys.exit(EXIT_USAGE)
+        _fail(e.format_message(), _help_hint(e))
     except WarpsmithError as e:
-        click.echo(f"error: {e}", err=True)
-        sys.exit(EXIT_USAGE)
+        _fail(str(e))
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _help_hint(e: click.ClickException) -> str | None:
+    ctx = getattr(e, "ctx", None)
+    return f"{ctx.command_path} --help" if ctx is not None else None
+
+
+def _fail(message: str, hint: str | None = None) -> None:
+    line = " ".join(message.split())  # one line: scripts and logs read errors line by line
+    click.echo(f"error: {line}" + (f" (see `{hint}`)" if hint else ""), err=True)
+    sys.exit(EXIT_USAGE)
 
 
 if __name__ == "__main__":

@@ -6,16 +6,16 @@ import dataclasses
 import json
 
 import click
-from rich.console import Console
 
 from ..config import PROFILES
 from ..errors import UsageError
 from ..executors import check_spec
 from ..store import verdict_to_dict
 from ..store.runs import Attempt
+from . import common, output
 from .common import STRATEGY_NAMES
 
-err = Console(stderr=True)
+err = output.err_console()
 
 
 @click.command("optimize")
@@ -40,7 +40,7 @@ err = Console(stderr=True)
 @click.option("--profile", type=click.Choice(sorted(PROFILES)), default="quick",
               show_default=True)
 @click.option("--temperature", type=float, default=None)
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", type=click.Path(dir_okay=False), default=None, callback=common.out_file,
               help="Where to write the best verified candidate [default: ./TASK_best.py].")
 @click.option("--executor", default=None, metavar="SPEC",
               help="Where verifications run: inline (one at a time, here), local (a worker "
@@ -50,12 +50,14 @@ err = Console(stderr=True)
               help="--strategy judge: the judge's model (same forms as --model) "
                    "[default: the coder's].")
 @click.option("--start", type=click.Path(exists=True, dir_okay=False), default=None,
+              callback=common.source_option,
               help="--strategy tune: the candidate file to tune (no model needed).")
 @click.option("--no-tune", is_flag=True, help="Skip the generic tuner that otherwise runs on "
               "the best verified kernel at the end (GPU only; it varies block sizes and warps).")
 @click.option("--resume", "resume_id", default=None,
               help="Continue run RUN_ID: recorded attempts are replayed, not paid again.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object at the end.")
+@output.results_only
 def optimize_command(task, model, strategy, budget, samples, depth, language, device, profile,
                      temperature, out, executor, judge_model, start, no_tune, resume_id,
                      as_json) -> int:
@@ -64,13 +66,13 @@ def optimize_command(task, model, strategy, budget, samples, depth, language, de
 
     \b
     Exit codes: 0 a verified candidate was found, 1 none was, 2 bad usage.
-    Examples:
+    Examples (from a clone's root; RUN_ID: an id, as `warpsmith runs list` shows them):
       warpsmith optimize level1/softmax
       warpsmith optimize level1/relu --model openai:gpt-4.1 --strategy refine --budget usd=1
       warpsmith optimize level1/relu --model openai-compatible:http://localhost:8000/v1#qwen
       warpsmith optimize level1/relu --model openai:gpt-4.1 --samples 8 --executor local
-      warpsmith optimize level1/relu --strategy tune --start my_relu.py
-      warpsmith optimize --resume 20261130-101500-a1b2c3 --budget calls=40
+      warpsmith optimize level1/relu --strategy tune --start src/warpsmith/examples/relu_triton.py
+      warpsmith optimize --resume RUN_ID --budget calls=40
     """
     from ..search import optimize, parse_budget, resume
 
@@ -83,10 +85,10 @@ def optimize_command(task, model, strategy, budget, samples, depth, language, de
             result = resume(resume_id, on_attempt=progress.attempt, budget=limits,
                             executor=executor)
         else:
-            model, strategy = _model(model, strategy)
-            settings = dataclasses.replace(_settings(
+            settings = dataclasses.replace(_settings(  # usage errors before any note
                 language, device, profile, temperature, samples, depth), start=start,
                 tune=not no_tune, judge_model=judge_model)
+            model, strategy = _model(model, strategy)
             result = optimize(_task(task), model, strategy, settings, limits or
                 parse_budget(None), out, on_attempt=progress.attempt, on_start=progress.start,
                 executor=executor)
@@ -121,13 +123,10 @@ def _model(model: str | None, strategy: str | None) -> tuple[str, str]:
 
 
 def _settings(language, device, profile, temperature, samples, depth):
-    import torch
-
     from ..search import Settings
 
-    device = device or ("cuda" if torch.cuda.is_available() else "cpu")
-    return Settings(language=language, device=device, profile=profile, temperature=temperature,
-                    samples=samples, depth=depth)
+    return Settings(language=language, device=common.device(device), profile=profile,
+                    temperature=temperature, samples=samples, depth=depth)
 
 
 class _Progress:
@@ -176,7 +175,7 @@ def _speed(v) -> str:
 def _report(result, as_json: bool) -> None:
     best = result.best
     if as_json:
-        click.echo(json.dumps({
+        output.echo(json.dumps({
             "run_id": result.run_id, "status": result.status,
             "best_candidate": str(result.best_path) if result.best_path else None,
             "verdict": verdict_to_dict(best.verdict) if best else None,
@@ -197,7 +196,7 @@ def _report(result, as_json: bool) -> None:
     if result.lanes and (lanes := describe_lanes(result.lanes)):
         err.print(lanes, highlight=False)
     if result.best_path:
-        click.echo(f"best verified candidate: {result.best_path} ({_speed(best.verdict)})")
+        output.echo(f"best verified candidate: {result.best_path} ({_speed(best.verdict)})")
     else:
-        click.echo("no verified candidate; see `warpsmith runs show "
+        output.echo("no verified candidate; see `warpsmith runs show "
                    f"{result.run_id}` for what each attempt got")

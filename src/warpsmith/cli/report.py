@@ -6,10 +6,11 @@ import json
 from pathlib import Path
 
 import click
-from rich.console import Console
 from rich.table import Table
 
 from ..config import db_path
+from ..errors import UsageError
+from . import common, output
 
 
 @click.command("report")
@@ -17,11 +18,12 @@ from ..config import db_path
 @click.argument("run_b", required=False)
 @click.option("--format", "fmt", type=click.Choice(["md", "json", "html"]), default="md",
               show_default=True)
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", type=click.Path(dir_okay=False), default=None, callback=common.out_file,
               help="Write the report to FILE instead of stdout.")
 @click.option("--db", type=click.Path(dir_okay=False), default=None,
               help="SQLite store [default: $WARPSMITH_DB or ~/.cache/warpsmith/"
                    "warpsmith.sqlite]")
+@output.results_only
 def report_command(run, run_b, fmt, out, db) -> int:
     """The report of bench RUN (a bench id, or a JSON report file): fast_p against eager and
     torch.compile, geometric means, roofline, cost, per level and per task; --format html
@@ -30,12 +32,12 @@ def report_command(run, run_b, fmt, out, db) -> int:
     every number.
 
     \b
-    Examples:
+    Examples (from a clone's root; BENCH_ID: a bench id, as `warpsmith report` lists them):
       warpsmith report
-      warpsmith report bench-20261130-101500-a1b2c3 --out report.md
-      warpsmith report bench-20261130-101500-a1b2c3 --format html --out report.html
-      warpsmith report bench-20261130-101500-a1b2c3 --format json | jq .metrics.overall
-      warpsmith report docs/benchmarks/suite.json bench-20261201-090000-d4e5f6
+      warpsmith report docs/benchmarks/raw/suite-library-2026-11-30.json --out report.md
+      warpsmith report BENCH_ID --format html --out report.html
+      warpsmith report BENCH_ID --format json | jq .metrics.overall
+      warpsmith report docs/benchmarks/raw/suite-library-2026-11-30.json BENCH_ID
     """
     from ..report import compare_reports, load_report
 
@@ -45,12 +47,21 @@ def report_command(run, run_b, fmt, out, db) -> int:
     data = load_report(run, store)
     if run_b:
         data = compare_reports(data, load_report(run_b, store))
+        for warning in data["warnings"]:  # loud where the reader is, whatever the format
+            click.secho(f"warning: not comparable: {warning}", fg="red", err=True)
     text = _render(data, fmt, bool(run_b))
     if out:
-        Path(out).write_text(text if text.endswith("\n") else text + "\n")
+        _write(Path(out), text if text.endswith("\n") else text + "\n")
     else:
-        click.echo(text)
+        output.echo(text)
     return 0
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.write_text(text)
+    except OSError as e:  # the folder was checked when parsed; it can still refuse (full)
+        raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
 
 
 def _render(data: dict, fmt: str, comparison: bool) -> str:
@@ -70,7 +81,7 @@ def _list(path: Path, fmt: str) -> int:
     rows = [(r, len(store.items(r.id))) for r in store.benches()]
     store.close()
     if fmt == "json":
-        click.echo(json.dumps({"benches": [{"id": r.id, "suite": r.suite, "generator":
+        output.echo(json.dumps({"benches": [{"id": r.id, "suite": r.suite, "generator":
                                             r.generator, "status": r.status, "items_done": n,
                                             "items_total": r.total_items} for r, n in rows]}))
         return 0
@@ -79,5 +90,5 @@ def _list(path: Path, fmt: str) -> int:
     for r, n in rows:
         table.add_row(r.id, r.suite, r.generator, str(r.settings["samples"]),
                       r.settings["device"], r.status, f"{n}/{r.total_items}")
-    Console().print(table)
+    output.console().print(table)
     return 0

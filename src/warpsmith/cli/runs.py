@@ -7,15 +7,14 @@ import json
 from datetime import datetime
 
 import click
-from rich.console import Console
 from rich.table import Table
 
 from ..config import db_path
 from ..errors import UsageError
 from ..store import verdict_to_dict
 from ..store.runs import Attempt, RunStore
+from . import output
 
-out = Console()
 DB = click.option("--db", type=click.Path(dir_okay=False), default=None,
                   help="SQLite store [default: $WARPSMITH_DB or ~/.cache/warpsmith/"
                        "warpsmith.sqlite]")
@@ -29,20 +28,21 @@ def runs_group() -> None:
 @runs_group.command("list")
 @DB
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@output.results_only
 def list_command(db, as_json) -> int:
     """The most recent runs, newest first."""
     store = RunStore(db or db_path())
     rows = [(r, _totals(store.attempts(r.id))) for r in store.runs()]
     store.close()
     if as_json:
-        click.echo(json.dumps({"runs": [dataclasses.asdict(r) | t for r, t in rows]}))
+        output.echo(json.dumps({"runs": [dataclasses.asdict(r) | t for r, t in rows]}))
         return 0
     table = Table("run", "task", "model", "strategy", "status", "attempts", "passed", "cost $")
     table.columns[0].no_wrap = True  # ids are copied into --resume and `runs show`
     for r, t in rows:
         table.add_row(r.id, r.task, r.model, r.strategy, r.status, str(t["attempts"]),
                       str(t["passed"]), _cost(t))
-    out.print(table)
+    output.console().print(table)
     return 0
 
 
@@ -50,6 +50,7 @@ def list_command(db, as_json) -> int:
 @click.argument("run_id")
 @DB
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@output.results_only
 def show_command(run_id, db, as_json) -> int:
     """Every attempt of RUN_ID: lineage, verdict, tokens and cost."""
     store = RunStore(db or db_path())
@@ -58,10 +59,10 @@ def show_command(run_id, db, as_json) -> int:
     if record is None:
         raise UsageError(f"no run {run_id!r} (see `warpsmith runs list`)")
     if as_json:
-        click.echo(json.dumps(dataclasses.asdict(record) | _totals(attempts) | {
+        output.echo(json.dumps(dataclasses.asdict(record) | _totals(attempts) | {
             "attempts": [_attempt_dict(a) for a in attempts]}))
         return 0
-    t = _totals(attempts)
+    t, out = _totals(attempts), output.console()
     out.print(f"run {record.id}: {record.task} with {record.model} ({record.strategy}), "
               f"{record.status}; started {datetime.fromtimestamp(record.created):%Y-%m-%d %H:%M}",
               highlight=False)

@@ -5,14 +5,13 @@ from __future__ import annotations
 import json
 
 import click
-from rich.console import Console
 from rich.syntax import Syntax
 from rich.table import Table
 
+from . import output
 from .common import DEFAULT_GPU, GPU_NAMES
 
-out = Console()
-err = Console(stderr=True)
+err = output.err_console()
 
 
 @click.group("tasks")
@@ -25,6 +24,7 @@ def tasks_group() -> None:
 @click.option("--check", is_flag=True, help="Run the admission checks on every task (CPU, "
               "about a second a task) and list what they warn about.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@output.results_only
 def list_tasks(suite: str, check: bool, as_json: bool) -> int:
     """List the tasks of SUITE: 'builtin', 'builtin/level1', or a folder of task files
     (a KernelBench checkout's level1/ loads as it is: level 1, in problem order).
@@ -38,7 +38,7 @@ def list_tasks(suite: str, check: bool, as_json: bool) -> int:
     tasks, errors = load_suite(suite)
     warnings = _warnings(tasks, quiet=as_json) if check else {}
     if as_json:
-        click.echo(json.dumps({"suite": suite, "tasks": [
+        output.echo(json.dumps({"suite": suite, "tasks": [
             task_summary(t) | ({"warnings": warnings[t.name]} if check else {}) for t in tasks],
             "errors": [str(e) for e in errors]}, indent=2))
     else:
@@ -65,6 +65,7 @@ def _warnings(tasks, quiet: bool) -> dict[str, list[str]]:
 @click.option("--no-source", is_flag=True, help="Leave the source out.")
 @click.option("--no-check", is_flag=True, help="Skip the admission checks (a second or two "
               "on the CPU).")
+@output.results_only
 def show_task(task: str, gpu: str, as_json: bool, no_source: bool, no_check: bool) -> int:
     """Show TASK (a file or a built-in name such as level1/softmax): its source, shapes,
     FLOPs, bytes, roofline floor on a GPU, and what the admission checks warn about (a
@@ -78,8 +79,9 @@ def show_task(task: str, gpu: str, as_json: bool, no_source: bool, no_check: boo
     if not no_check:
         details["warnings"] = admission_warnings(loaded)
     if as_json:
-        click.echo(json.dumps(details | {"source": loaded.source}, indent=2))
+        output.echo(json.dumps(details | {"source": loaded.source}, indent=2))
         return 0
+    out = output.console()
     out.print(f"[bold]{loaded.name}[/bold]  {loaded.description}")
     out.print(f"{loaded.path}\ndtype {loaded.dtype}"
               f"{' (TF32 allowed)' if loaded.allow_tf32 else ''}", highlight=False)
@@ -104,7 +106,7 @@ def _print_table(suite: str, tasks, warnings: dict | None = None) -> None:
         row = [t.name, t.dtype, ",".join(s.name for s in t.shapes), t.description]
         extra = ["; ".join(warnings[t.name]) or "-"] if warnings is not None else []
         table.add_row(*row, *extra)
-    out.print(table)
+    output.console().print(table)
 
 
 def _shapes_table(details: dict) -> Table:

@@ -6,13 +6,12 @@ import json
 from pathlib import Path
 
 import click
-from rich.console import Console
 
 from ..config import PROFILES, db_path
 from ..store import VerdictStore, verdict_to_dict
+from . import common, output
 
-out = Console()
-err = Console(stderr=True)  # the spinner shows only on a terminal, never in --json output
+err = output.err_console()  # the spinner shows only on a terminal, never in --json output
 
 
 @click.command("verify")
@@ -32,20 +31,25 @@ err = Console(stderr=True)  # the spinner shows only on a terminal, never in --j
 @click.option("--require-sandbox", is_flag=True,
               help="Refuse (exit 2) where candidate code cannot run in the OS sandbox "
                    "(bubblewrap) instead of verifying with `sandbox: none`.")
+@output.results_only
 def verify_command(task, candidate, device, profile, as_json, no_cache, db,
                    accept_suspect, require_sandbox) -> int:
     """Prove CANDIDATE (a file defining ModelNew) correct against TASK (a task file or a
     built-in name such as level1/relu), and time it on a GPU.
 
     \b
-    Exit codes: 0 passed, 1 the candidate failed, 2 bad usage, 3 the machine could not
-    judge it (too_large: the task's cases do not fit its memory).
-    Example:
-      warpsmith verify level1/relu examples/relu_triton.py --device cpu
+    Exit codes: 0 passed, 1 the candidate failed, 2 bad usage or environment (a missing
+    or binary file, a store that is not SQLite, --device cuda without a GPU), 3 this
+    machine could not judge it (needs_gpu: a CUDA C++ candidate on a CPU-only machine;
+    too_large: the task's cases do not fit its memory).
+    Example (from a clone's root):
+      warpsmith verify level1/relu src/warpsmith/examples/relu_triton.py --device cpu
     """
     from ..verify import jail
     from ..verify.pipeline import verify
 
+    common.source_file(candidate)
+    device = common.device(device) if device == "cuda" else device
     if db:
         jail.hide(Path(db).parent)  # a store outside the default folders stays out of sight
     store = VerdictStore(db or db_path())
@@ -57,13 +61,14 @@ def verify_command(task, candidate, device, profile, as_json, no_cache, db,
     finally:
         store.close()
     if as_json:
-        click.echo(json.dumps(verdict_to_dict(verdict)))
+        output.echo(json.dumps(verdict_to_dict(verdict)))
     else:
         _print(verdict)
-    return 0 if verdict.passed else EXIT_MACHINE if verdict.status == "too_large" else 1
+    return 0 if verdict.passed else EXIT_MACHINE if verdict.status in MACHINE else 1
 
 
-EXIT_MACHINE = 3  # a verdict about this machine, not the candidate (too_large)
+EXIT_MACHINE = 3  # a verdict about this machine, not the candidate: neither passed nor failed
+MACHINE = ("needs_gpu", "too_large")
 
 
 def _badness(case) -> float:
@@ -72,6 +77,7 @@ def _badness(case) -> float:
 
 
 def _print(v) -> None:
+    out = output.console()
     color = "green" if v.passed else "red"
     cached = " (stored verdict; --no-cache to re-run)" if v.cached else ""
     out.print(f"[bold {color}]{v.status}[/bold {color}]  {v.task}  ←  {v.candidate}{cached}",

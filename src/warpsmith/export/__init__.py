@@ -11,6 +11,7 @@ docs/datasets.md documents the schemas, the reward shaping and the pair rule.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import IO
@@ -19,12 +20,12 @@ from ..bench.store import BenchStore
 from ..config import db_path
 from ..errors import UsageError
 from ..store.runs import RunStore
-from .records import BUILDERS, PAIRS, RL, SFT, RunData, task_info
+from .records import BUILDERS, NO_PROMPT, PAIRS, RL, SFT, RunData, task_info
 from .torch_op import TORCH_OP, render
 
 FORMATS = (*BUILDERS, TORCH_OP)
 
-__all__ = ["FORMATS", "PAIRS", "RL", "SFT", "TORCH_OP", "export", "export_torch_op",
+__all__ = ["FORMATS", "NO_PROMPT", "PAIRS", "RL", "SFT", "TORCH_OP", "export", "export_torch_op",
            "load_runs", "records", "write"]
 
 
@@ -44,10 +45,11 @@ def load_runs(run_ids: Sequence[str] = (), bench_id: str | None = None,
         store.close()
 
 
-def records(fmt: str, runs: Iterable[RunData]) -> list[dict]:
+def records(fmt: str, runs: Iterable[RunData], skipped: Counter | None = None) -> list[dict]:
+    """skipped, when given, counts the records left out and why (NO_PROMPT)."""
     if fmt not in BUILDERS:
         raise UsageError(f"unknown format {fmt!r} (valid: {', '.join(FORMATS)})")
-    return list(BUILDERS[fmt](runs))
+    return list(BUILDERS[fmt](runs, skipped))
 
 
 def write(rows: list[dict], out: Path | str | IO[str]) -> None:
@@ -62,9 +64,11 @@ def write(rows: list[dict], out: Path | str | IO[str]) -> None:
 
 
 def export(run_ids: Sequence[str] = (), fmt: str = "sft", out: Path | str | IO[str] = "-",
-           *, bench_id: str | None = None, db: Path | str | None = None) -> int:
+           *, bench_id: str | None = None, db: Path | str | None = None,
+           skipped: Counter | None = None) -> int:
     """Write the `fmt` records of the runs (or the bench's runs) to `out`; their count.
-    torch-op writes one module for one run and counts 1."""
+    `skipped` counts the records left out (no prompt). torch-op writes one module for one
+    run and counts 1."""
     if fmt == TORCH_OP:
         if bench_id is not None or len(run_ids) != 1:
             raise UsageError("--format torch-op exports exactly one run id")
@@ -72,7 +76,7 @@ def export(run_ids: Sequence[str] = (), fmt: str = "sft", out: Path | str | IO[s
         return 1
     if fmt not in BUILDERS:  # before any work
         raise UsageError(f"unknown format {fmt!r} (valid: {', '.join(FORMATS)})")
-    rows = records(fmt, load_runs(run_ids, bench_id, db))
+    rows = records(fmt, load_runs(run_ids, bench_id, db), skipped)
     write(rows, out)
     return len(rows)
 

@@ -4,10 +4,15 @@ bumps its schema version.
 
 Only a verified kernel (an attempt whose verdict status is "passed") is ever labelled good: it
 alone becomes an sft record, a positive reward, or the chosen side of a pair.
+
+No record is ever emitted without the prompt that produced it: a kernel from no model (the
+offline library, the tuner) has none, and a record built around an empty prompt teaches
+nothing. Such records are skipped and counted under NO_PROMPT in the builders' `skipped`.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -18,6 +23,7 @@ from ..tasks.suite import resolve_task
 from ..types import Verdict
 
 SFT, RL, PAIRS = "warpsmith.sft/1", "warpsmith.rl/2", "warpsmith.pairs/1"
+NO_PROMPT = "no prompt"  # the skip reason: an attempt no model was asked for
 
 # Reward shaping (rl): the reward service's function with its defaults (serve/shaping.py), so
 # a trajectory exported here scores a turn as the service scores the same verdict. An attempt
@@ -57,6 +63,10 @@ def verified(a: Attempt) -> bool:
         and a.source is not None
 
 
+def prompted(a: Attempt) -> bool:
+    return bool(a.prompt)
+
+
 def reward(a: Attempt) -> float:
     if not verified(a):
         return 0.0
@@ -77,13 +87,17 @@ def _reasoning(a: Attempt) -> str | None:
     return a.reasoning or None
 
 
-def sft_records(runs: Iterable[RunData]) -> Iterator[dict]:
+def sft_records(runs: Iterable[RunData], skipped: Counter | None = None) -> Iterator[dict]:
+    skipped = Counter() if skipped is None else skipped
     seen = set()
     for data in runs:
         for a in data.attempts:
             key = (data.task["name"], repr(a.prompt), a.response, a.source)
             if not verified(a) or key in seen:
                 continue  # a cached answer met again in another run is one example
+            if not prompted(a):
+                skipped[NO_PROMPT] += 1
+                continue
             seen.add(key)
             yield {"schema": SFT, "id": f"{a.run_id}/{a.id}", "run_id": a.run_id,
                    "attempt_id": a.id, "model": data.run.model,
@@ -126,9 +140,13 @@ def _outcome(path: list[Attempt]) -> dict:
             "return": sum(reward(a) for a in path), "turns": len(path)}
 
 
-def rl_records(runs: Iterable[RunData]) -> Iterator[dict]:
+def rl_records(runs: Iterable[RunData], skipped: Counter | None = None) -> Iterator[dict]:
+    skipped = Counter() if skipped is None else skipped
     for data in runs:
         for path in trajectories(data.attempts):
+            if not all(map(prompted, path)):  # a turn without a prompt has no policy to train
+                skipped[NO_PROMPT] += 1
+                continue
             yield {"schema": RL, "id": f"{data.run.id}/{path[-1].id}",
                    "run_id": data.run.id, "model": data.run.model,
                    "strategy": data.run.strategy, "task": data.task, "chain": path[0].chain,
@@ -167,7 +185,8 @@ def _first_prompt(a: Attempt, by_id: dict[int, Attempt]) -> list[dict]:
     return a.prompt
 
 
-def pair_records(runs: Iterable[RunData]) -> Iterator[dict]:
+def pair_records(runs: Iterable[RunData], skipped: Counter | None = None) -> Iterator[dict]:
+    skipped = Counter() if skipped is None else skipped
     by_task: dict[str, list[tuple[RunData, Attempt]]] = {}
     for data in runs:
         for a in data.attempts:
@@ -179,8 +198,12 @@ def pair_records(runs: Iterable[RunData]) -> Iterator[dict]:
                 continue  # never a pair whose chosen side is not a verified kernel
             for _, other in group:
                 why = _beats(chosen, other)
-                if why:
+                if not why:
+                    continue
+                if prompted(chosen) and prompted(other) and _first_prompt(chosen, by_id):
                     yield _pair(data, chosen, other, why, by_id)
+                else:
+                    skipped[NO_PROMPT] += 1
 
 
 def _pair(data: RunData, chosen: Attempt, rejected: Attempt, why: str, by_id) -> dict:

@@ -4,6 +4,11 @@ of the supported patterns gets a complete, parameterised Triton candidate withou
     generate(task)            Generated(source, family, params, tune) or NotCovered(reason)
     coverage(tasks)           one row per task: the family, or why none applies
     FAMILIES[name].defaults   the knobs a tuner may vary, with their default values
+
+The exact-pattern families (match.py) are tried first: they hold hand-written kernels for
+one op each (online softmax, the GEMMs, pooling). What none of them matches goes to the graph
+generator (generator.py), which places any pointwise chain and reductions with their
+prologues and epilogues into kernels of the graph families (families.py).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from . import (  # noqa: F401 (each module registers its family)
     rms_norm,
     softmax,
 )
+from .generator import Plan, plan_task, render_plan
 from .match import Match, NoMatch, match_task
 from .registry import FAMILIES, Family, family, knobs
 
@@ -39,6 +45,7 @@ class Generated:
     family: str
     params: dict  # what the matcher found: structure, constants, init-argument bindings
     tune: dict[str, int] = field(default_factory=dict)  # the knob values rendered
+    kernels: int = 1  # how many kernels the candidate launches
 
 
 @dataclass(frozen=True)
@@ -51,25 +58,43 @@ class CoverageRow:
     task: str
     family: str | None
     reason: str  # empty when covered
+    kernels: int = 0
 
 
 def generate(task: Task | str, tune: dict[str, int] | None = None) -> Generated | NotCovered:
     """`tune` overrides some of the family's knobs; the rest keep their defaults."""
     task = resolve_task(task) if isinstance(task, str | Path) else task
-    found = match_task(task)
+    found = find(task)
     if isinstance(found, NoMatch):
         return NotCovered(found.reason)
+    if isinstance(found, Plan):
+        source, values = render_plan(found, tune)
+        return Generated(source, found.label, {"kernels": list(found.kernels)}, values,
+                         len(found.kernels))
     values = knobs(found.family, tune)
     source = family(found.family).render(found.params, values)
     return Generated(source, found.family, found.params, values)
 
 
+def find(task: Task) -> Match | Plan | NoMatch:
+    """An exact family's match, else the graph generator's plan, else both reasons."""
+    found = match_task(task)
+    if isinstance(found, Match) or found.family is not None:
+        return found
+    planned = plan_task(task)
+    if isinstance(planned, Plan):
+        return planned
+    return NoMatch(f"{found.reason}; the graph generator stops at {planned.reason}")
+
+
 def coverage(tasks: list[Task]) -> list[CoverageRow]:
     rows = []
     for task in tasks:
-        found = match_task(task)
+        found = find(task)
         if isinstance(found, Match):
-            rows.append(CoverageRow(task.name, found.family, ""))
+            rows.append(CoverageRow(task.name, found.family, "", 1))
+        elif isinstance(found, Plan):
+            rows.append(CoverageRow(task.name, found.label, "", len(found.kernels)))
         else:
             rows.append(CoverageRow(task.name, None, found.reason))
     return rows
@@ -83,4 +108,4 @@ def coverage_table(rows: list[CoverageRow]) -> str:
 
 
 __all__ = ["FAMILIES", "CoverageRow", "Family", "Generated", "Match", "NotCovered", "coverage",
-           "coverage_table", "generate", "match_task"]
+           "coverage_table", "find", "generate", "match_task"]

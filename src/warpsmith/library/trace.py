@@ -63,6 +63,7 @@ class Trace:
     init_inputs: tuple[Any, ...]
     dtype: str  # the task's floating dtype
     allow_tf32: bool = False
+    numbers: tuple = ()  # each forward argument that is a Python number, else None
 
     def meta(self, ref: Ref) -> Meta | None:
         if ref.kind == "input":
@@ -91,11 +92,15 @@ def trace_task(task: Task) -> list[Trace] | Untraceable:
     return traces
 
 
-def trace_shape(task: Task, shape: str) -> Trace | Untraceable:
+def trace_shape(task: Task, shape: str, replace: dict[int, Any] | None = None
+                ) -> Trace | Untraceable:
+    """`replace` swaps forward arguments (a Python number, to see which ops it reaches)."""
     try:
         inst = build(task, shape, device="meta")
     except TaskError as e:
         return Untraceable(f"building shape {shape!r} on the meta device failed: {e.message}")
+    if replace:
+        inst.inputs = [replace.get(i, x) for i, x in enumerate(inst.inputs)]
     recorder = _Recorder()
     recorder.name_inputs(inst.inputs)
     recorder.name_state(inst.model)
@@ -115,6 +120,8 @@ def trace_shape(task: Task, shape: str) -> Trace | Untraceable:
         init_inputs=tuple(inst.init_inputs),
         dtype=task.dtype,
         allow_tf32=task.allow_tf32,
+        numbers=tuple(x if isinstance(x, int | float) and not isinstance(x, bool) else None
+                      for x in inst.inputs),
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from . import provenance
 from .metrics import BASELINES, OVERALL
 
 NOT_MEASURED = "not measured"
@@ -13,8 +14,10 @@ NOT_MEASURED = "not measured"
 
 def render_report(report: dict) -> str:
     b = report["bench"]
-    parts = [f"# warpsmith bench `{b['id']}`", _header(b), _summary(report["metrics"]),
-             _fast_p(report["metrics"]), _tasks(report["tasks"])]
+    free = b.get("model_free", False)
+    parts = [f"# warpsmith bench `{b['id']}`", _header(b), _environment(b),
+             _summary(report["metrics"], free), _fast_p(report["metrics"]),
+             _tasks(report["tasks"], free)]
     if b["not_loaded"]:
         parts.append("## Files not loaded\n\n" + "\n".join(f"- {e}" for e in b["not_loaded"]))
     return "\n\n".join(parts) + "\n"
@@ -35,7 +38,13 @@ def _header(b: dict) -> str:
             f"the all-task geometric mean.{incomplete}")
 
 
-def _summary(metrics: dict) -> str:
+def _environment(b: dict) -> str:
+    rows = ["| | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in provenance.rows(b)]
+    return ("## Environment\n\nAs the verdicts recorded it (several values: the bench mixed "
+            "them).\n\n" + "\n".join(rows))
+
+
+def _summary(metrics: dict, model_free: bool) -> str:
     head = ("| group | tasks | correct | fast_1 eager | fast_1 compile | geomean eager "
             "(correct) | geomean eager (all, fail = 1×) | geomean compile (all) | "
             "median roofline | cost/task $ |")
@@ -46,7 +55,7 @@ def _summary(metrics: dict) -> str:
                     f" | {_x(m['geomean_speedup_correct']['eager'])}"
                     f" | {_x(m['geomean_speedup_all']['eager'])}"
                     f" | {_x(m['geomean_speedup_all']['compile'])}"
-                    f" | {_roofline(m)} | {_usd(m)} |")
+                    f" | {_roofline(m)} | {_usd(m, model_free)} |")
     return "## Summary\n\n" + "\n".join(rows)
 
 
@@ -63,19 +72,21 @@ def _fast_p(metrics: dict) -> str:
            "as fast as the baseline.\n\n" + "\n".join(rows)
 
 
-def _tasks(rows: list[dict]) -> str:
-    lines = ["| task | status | samples | ×eager | ×compile | roofline | cost $ | kernel | "
-             "reason |", "|" + "---|" * 9]
+def _tasks(rows: list[dict], model_free: bool) -> str:
+    lines = ["| task | status | samples | ×eager | ×compile | roofline | time µs (IQR; "
+             "min–max; calls) | eager µs (IQR) | cost $ | kernel | reason |", "|" + "---|" * 11]
     for r in rows:
         kernel = f"[{_name(r['candidate'])}]({r['candidate']})" if r["candidate"] else "–"
+        cost = NO_MODEL if model_free else _money(r["cost_usd"])
         lines.append(f"| {r['task']} | {r['status']} | {_samples(r)} | {_speeds(r)} | "
-                     f"{_money(r['cost_usd'])} | {kernel} | {_cell(r['reason'])} |")
+                     f"{spread(r, 'time')} | {spread(r, 'eager', full=False)} | {cost} | "
+                     f"{kernel} | {_cell(r['reason'])} |")
     return "## Tasks\n\n" + "\n".join(lines)
 
 
 def render_comparison(cmp: dict) -> str:
     a, b = cmp["a"], cmp["b"]
-    lines = [f"# `{b['id']}` (B) against `{a['id']}` (A)", "",
+    lines = [f"# `{b['id']}` (B) against `{a['id']}` (A)", "", *_warnings(cmp),
              f"A: `{a['generator']}` on {a['device']}, K = {a['samples']}, {a['suite']}  ",
              f"B: `{b['generator']}` on {b['device']}, K = {b['samples']}, {b['suite']}", "",
              "## Metrics (overall)", "", "| metric | A | B | B − A |", "|---|---|---|---|"]
@@ -90,6 +101,30 @@ def render_comparison(cmp: dict) -> str:
                      f"{_x(r['speedup_a'])} | {_x(r['speedup_b'])} | {_x(r['ratio'])} | "
                      f"{r['change']} |")
     return "\n".join(lines) + "\n"
+
+
+def _warnings(cmp: dict) -> list[str]:
+    if not cmp.get("warnings"):
+        return []
+    return [f"> **{NOT_COMPARABLE}**", ">"] + [f"> - {w}" for w in cmp["warnings"]] + [""]
+
+
+NOT_COMPARABLE = "Warning: these two benches are not comparable as they stand"
+
+
+def spread(r: dict, prefix: str, full: bool = True) -> str:
+    """A median time with its spread over the timed calls, or "not measured"."""
+    median = r.get("time_us" if prefix == "time" else "eager_us")
+    iqr = r.get(f"{prefix}_iqr_us")
+    if median is None:
+        return NOT_MEASURED
+    if iqr is None:  # a report written before the spread was kept
+        return f"{median:.3g} (spread not recorded)"
+    text = f"{median:.3g} (IQR {iqr:.2g}"
+    if full:
+        text += f"; {r[f'{prefix}_min_us']:.3g}–{r[f'{prefix}_max_us']:.3g}; " \
+                f"{r[f'{prefix}_calls']}"
+    return text + ")"
 
 
 def _speeds(r: dict) -> str:
@@ -124,7 +159,12 @@ def _roofline(m: dict) -> str:
     return NOT_MEASURED if value is None else f"{value:.0%} ({m['roofline_tasks']} tasks)"
 
 
-def _usd(m: dict) -> str:
+NO_MODEL = "no model"
+
+
+def _usd(m: dict, model_free: bool = False) -> str:
+    if model_free:  # nothing was bought: "$0.0000 + 1 unpriced" would read as a bill
+        return NO_MODEL
     value = _money(m["cost_per_task_usd"])
     return value + (f" (+{m['unpriced_calls']} unpriced calls)" if m["unpriced_calls"] else "")
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from ..bench.store import BenchRecord, BenchStore, Item
 from ..errors import UsageError
 from .metrics import BASELINES, OVERALL, by_level, choose, speedup
+from .provenance import environment, mismatches, model_free
 
 SCHEMA_VERSION = 1
 DEFINITIONS = "docs/metrics.md"
@@ -40,7 +41,8 @@ def _bench_dict(record: BenchRecord, items: list[Item]) -> dict:
             "budget": {k: v for k, v in s["budget"].items() if v is not None},
             "status": record.status, "items_done": len(items),
             "items_total": record.total_items, "not_loaded": s.get("not_loaded", []),
-            "created": record.created, "updated": record.updated}
+            "created": record.created, "updated": record.updated,
+            "environment": environment(items), "model_free": model_free(record.generator)}
 
 
 def task_rows(items: list[Item]) -> list[dict]:
@@ -68,20 +70,52 @@ def _row(chosen: Item, samples: list[Item]) -> dict:
 
 
 def _times(v) -> dict:
-    """Median times in µs at the timed shape, and the roofline floor; None when untimed."""
-    times = {t.name: t.median_us for t in (v.timings if v else ())}
+    """Median times in µs at the timed shape, the spread of the candidate's and eager's
+    (interquartile range, min and max over all timed calls), and the roofline floor; None
+    when untimed."""
+    by_name = {t.name: t for t in (v.timings if v else ())}
+    times = {name: t.median_us for name, t in by_name.items()}
     compiled = [us for name, us in times.items() if name.startswith("compile")]
     return {"time_us": times.get("candidate"), "eager_us": times.get("eager"),
             "compile_us": min(compiled) if compiled else None,
             "compile_max_autotune_us": times.get("compile:max-autotune-no-cudagraphs"),
-            "floor_us": v.floor_us if v else None}
+            "floor_us": v.floor_us if v else None,
+            **_spread(by_name.get("candidate"), "time"), **_spread(by_name.get("eager"), "eager")}
+
+
+def _spread(t, prefix: str) -> dict:
+    keys = ("iqr_us", "min_us", "max_us", "calls")
+    return {f"{prefix}_{k}": getattr(t, k) if t else None for k in keys}
 
 
 def _reason(item: Item) -> str:
     v = item.verdict
     if v is not None and v.reasons:
         return v.reasons[0]
-    return item.note
+    return honest_reason(item.note)
+
+
+# Benches before 2026-12-01 stored this for a task the library did not cover: it names no
+# budget (None) and no budget was reached, so it is shown as what it is, a missing reason.
+LEGACY_NOTE = "budget reached (None) before any answer"
+NO_REASON = "no candidate; the bench recorded no reason (an older warpsmith named a budget " \
+    "here that was never reached)"
+
+
+def honest_reason(text: str) -> str:
+    return NO_REASON if text == LEGACY_NOTE else text
+
+
+def upgrade(report: dict) -> dict:
+    """A JSON report written by an older warpsmith, with the fields added since (environment:
+    not recorded) and its misleading reasons replaced."""
+    b = report["bench"]
+    b.setdefault("environment", {})
+    b.setdefault("model_free", model_free(b["generator"]))
+    for row in report["tasks"]:
+        row["reason"] = honest_reason(row.get("reason") or "")
+        row["reasons"] = [honest_reason(r) for r in row.get("reasons") or []]
+    return report
 
 
 def load_report(ref: str, db: Path) -> dict:
@@ -91,7 +125,7 @@ def load_report(ref: str, db: Path) -> dict:
         data = json.loads(path.read_text())
         if not isinstance(data, dict) or "bench" not in data or "tasks" not in data:
             raise UsageError(f"{ref} is not a warpsmith bench report (no bench and tasks)")
-        return data
+        return upgrade(data)
     store = BenchStore(db)
     try:
         record = store.bench(ref)
@@ -139,10 +173,12 @@ SCALARS = ("correctness_rate", "median_roofline_fraction", "cost_per_task_usd")
 
 
 def compare_reports(a: dict, b: dict) -> dict:
-    """B against A: the overall metrics side by side and every task's change."""
+    """B against A: the overall metrics side by side and every task's change, with what
+    makes them not comparable (different tasks, devices, GPUs, verifier versions) in
+    `warnings`, which every view shows first."""
     ma, mb = a["metrics"][OVERALL], b["metrics"][OVERALL]
     return {"schema": SCHEMA_VERSION, "definitions": DEFINITIONS,
-            "a": a["bench"], "b": b["bench"],
+            "a": a["bench"], "b": b["bench"], "warnings": mismatches(a, b),
             "metrics": _metric_pairs(ma, mb), "tasks": _task_pairs(a["tasks"], b["tasks"])}
 
 

@@ -8,6 +8,8 @@ import sqlite3
 import threading
 from pathlib import Path
 
+from ..errors import UsageError
+
 
 class _Shared(sqlite3.Connection):
     """Each statement, and each `with db:` transaction as a whole, holds one lock: two threads
@@ -34,8 +36,25 @@ class _Shared(sqlite3.Connection):
 
 
 def connect(path: Path, schema: str) -> sqlite3.Connection:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    db = sqlite3.connect(path, check_same_thread=False, factory=_Shared)
-    db.execute("PRAGMA journal_mode=WAL")
-    db.executescript(schema)
+    """The store at `path`, made if new. A folder that cannot be made or a file that is not
+    SQLite is the user's to fix (UsageError, one line from the CLI), not a traceback."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UsageError(f"cannot make the store's folder {path.parent}: {_why(path.parent, e)};"
+                         " point --db, $WARPSMITH_DB or $WARPSMITH_HOME somewhere writable"
+                         ) from None
+    try:
+        db = sqlite3.connect(path, check_same_thread=False, factory=_Shared)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.executescript(schema)
+    except sqlite3.DatabaseError as e:
+        raise UsageError(f"{path} cannot be the store ({e}): give --db (or $WARPSMITH_DB) "
+                         "a new file or an existing warpsmith store") from None
     return db
+
+
+def _why(folder: Path, e: OSError) -> str:
+    # mkdir says "File exists" or "Not a directory" when a file is in the way: name the file
+    file = next((f for f in (folder, *folder.parents) if f.exists() and not f.is_dir()), None)
+    return f"{file} is a file" if file else (e.strerror or str(e))

@@ -44,11 +44,13 @@ class VerdictStore:
     def count(self) -> int:
         return self.db.execute("SELECT COUNT(*) FROM verdicts").fetchone()[0]
 
-    def passed(self, task: str) -> list[Verdict]:
-        """The task's passed verdicts, fastest (vs eager) first, untimed ones last."""
+    def passed(self, task: str, newest_first: bool = False) -> list[Verdict]:
+        """The task's passed verdicts, fastest (vs eager) first, untimed ones last; or the
+        most recently stored first."""
+        order = ("created DESC, key" if newest_first else
+                 "speedup_vs_eager IS NULL, speedup_vs_eager DESC, created DESC")
         rows = self.db.execute(
-            "SELECT verdict FROM verdicts WHERE task = ? AND status = 'passed' "
-            "ORDER BY speedup_vs_eager IS NULL, speedup_vs_eager DESC, created DESC",
+            f"SELECT verdict FROM verdicts WHERE task = ? AND status = 'passed' ORDER BY {order}",
             (task,)).fetchall()
         return [verdict_from_dict(json.loads(text)) for (text,) in rows]
 

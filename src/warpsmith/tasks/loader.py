@@ -6,6 +6,7 @@ import contextlib
 import importlib.util
 import itertools
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -69,12 +70,35 @@ def import_task_module(path: Path) -> ModuleType:
     spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(spec)
     try:
-        spec.loader.exec_module(module)
+        with _prints_to_stderr():
+            spec.loader.exec_module(module)
     except Exception as e:  # a task's own import-time error, reported as data
         raise TaskError(path, f"importing it raised {type(e).__name__}: {e}") from None
     finally:
         sys.modules.pop(module_name, None)
     return module
+
+
+_swap = {"lock": threading.Lock(), "depth": 0, "stdout": None}
+
+
+@contextlib.contextmanager
+def _prints_to_stderr():
+    """A task file's print() at import goes to stderr: this process's stdout may carry a
+    `--json` answer or a protocol (MCP on stdio). Counted, so that threads importing at once
+    put the real stdout back only when the last one is done. (The CLI also points file
+    descriptor 1 at stderr while a command runs, for C-level output: cli/output.py.)"""
+    with _swap["lock"]:
+        if _swap["depth"] == 0:
+            _swap["stdout"], sys.stdout = sys.stdout, sys.stderr
+        _swap["depth"] += 1
+    try:
+        yield
+    finally:
+        with _swap["lock"]:
+            _swap["depth"] -= 1
+            if _swap["depth"] == 0:
+                sys.stdout = _swap["stdout"]
 
 
 def build(task: Task, shape: str | Shape, device: str | torch.device = "cpu",

@@ -44,6 +44,8 @@ UID_BASE, UID_SPAN = 1_200_000, 800_000  # far above any real account's uid
 MAX_PROCESSES = 4096  # per job uid: a fork bomb stops here (threads count too)
 MAX_FILE_BYTES = 8 << 30  # one file the candidate writes
 TMP_BYTES = 16 << 30  # its private /tmp (caches of Triton and inductor live there)
+SCRATCH_BYTES = 1 << 30  # its working folder: bound from the host's /tmp, a disk flood
+OOM_SCORE_ADJ = 1000  # the kernel's OOM killer takes the job before the verifier
 SYSTEM = ("/usr", "/etc", "/opt", "/lib", "/lib64", "/bin", "/sbin", "/var/lib", "/sys",
           "/proc", "/dev")
 HIDDEN = ("/home", "/root", "/tmp", "/var/tmp", "/run", "/mnt", "/media", "/srv")
@@ -158,8 +160,10 @@ class Wrapped:
 
 def wrap(jail: Jail, argv: list[str], writable: list[Path], uid: int | None,
          keep_fds: tuple[int, ...]) -> Wrapped:
-    """The command line that runs argv inside the sandbox, in writable[0]: the `writable`
-    folders (the scratch cwd, the job inbox) are bound at their own paths."""
+    """The command line that runs argv inside the sandbox, in writable[0]: the scratch cwd
+    is a tmpfs of its own at its path (nothing in it is read back; bound from the host's
+    /tmp, many files of 8 GiB each would fill its disk), the other `writable` folders (the
+    job inbox) are bound at their own paths."""
     if not jail.ok:
         return Wrapped(argv, keep_fds, ())
     args = [jail.bwrap, "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev",
@@ -175,7 +179,8 @@ def wrap(jail: Jail, argv: list[str], writable: list[Path], uid: int | None,
         if _under_hidden(path, hidden) and path not in hidden:  # root is never re-exposed
             args += _parents(path, hidden, made, bound) + ["--ro-bind-try", path, path]
             bound.append(path)
-    for path in writable:
+    args += ["--perms", "1777", "--size", str(SCRATCH_BYTES), "--tmpfs", str(writable[0])]
+    for path in writable[1:]:
         args += ["--bind", str(path), str(path)]
     for node in sorted(glob.glob("/dev/nvidia*")):  # the GPU's device nodes, where there are
         args += ["--dev-bind", node, node]
@@ -189,7 +194,8 @@ def wrap(jail: Jail, argv: list[str], writable: list[Path], uid: int | None,
     if jail.seccomp:
         args += ["--seccomp", _feed(fds, jail.seccomp)]
     args.append("--")
-    return Wrapped(_limits(jail) + args + _drop(uid) + argv, (*keep_fds, *fds), tuple(fds))
+    return Wrapped(_oom_first() + _limits(jail) + args + _drop(uid) + argv, (*keep_fds, *fds),
+                   tuple(fds))
 
 
 def _feed(fds: list[int], data: bytes) -> str:
@@ -268,6 +274,14 @@ def _limits(jail: Jail) -> list[str]:
         return []
     return [jail.prlimit, f"--nproc={MAX_PROCESSES}", f"--fsize={MAX_FILE_BYTES}",
             "--core=0", "--"]
+
+
+def _oom_first() -> list[str]:
+    """A candidate that takes all the memory is the one the OOM killer ends, not the
+    verifier (or the reward service) beside it; raising the score needs no privilege, and
+    the candidate cannot lower it again without CAP_SYS_RESOURCE."""
+    choom = shutil.which("choom")
+    return [choom, "-n", str(OOM_SCORE_ADJ), "--"] if choom else []
 
 
 def _drop(uid: int | None) -> list[str]:

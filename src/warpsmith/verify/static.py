@@ -326,5 +326,5 @@ def _dotted(node: ast.AST) -> str:
     return ""
 
 
-from . import static_rules  # noqa: E402  (registers the rules that resolve names)
+from . import static_escapes, static_rules  # noqa: E402,F401  (they register their rules)
 from .static_rules import tf32_dots  # noqa: E402,F401  (the pipeline calls it for strict fp32)

@@ -24,6 +24,31 @@ WATCHED = (
 )
 
 
+# Process-wide torch state that eager PyTorch and torch.compile read when they are timed in
+# this process: a candidate that turns flash attention, cuDNN or TF32 off, or the NaN fill or
+# grad mode on, slows the baselines and inflates its own speedup. Read, never set, here.
+KNOBS = {
+    "default_dtype": lambda: torch.get_default_dtype(),
+    "float32_matmul_precision": lambda: torch.get_float32_matmul_precision(),
+    "grad_enabled": lambda: torch.is_grad_enabled(),
+    "deterministic": lambda: (torch.are_deterministic_algorithms_enabled(),
+                              torch.is_deterministic_algorithms_warn_only_enabled(),
+                              torch.utils.deterministic.fill_uninitialized_memory),
+    "anomaly": lambda: torch.is_anomaly_enabled(),
+    "threads": lambda: (torch.get_num_threads(), torch.get_num_interop_threads()),
+    "cudnn": lambda: (torch.backends.cudnn.enabled, torch.backends.cudnn.benchmark,
+                      torch.backends.cudnn.deterministic, torch.backends.cudnn.allow_tf32),
+    "cuda_matmul": lambda: (torch.backends.cuda.matmul.allow_tf32,
+                            torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction,
+                            torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction),
+    "sdp": lambda: (torch.backends.cuda.flash_sdp_enabled(),
+                    torch.backends.cuda.mem_efficient_sdp_enabled(),
+                    torch.backends.cuda.math_sdp_enabled(),
+                    torch.backends.cuda.cudnn_sdp_enabled()),
+    "blas": lambda: str(torch.backends.cuda.preferred_blas_library()),
+}
+
+
 def snapshot() -> dict[str, object]:
     return {_name(owner, attr): getattr(owner, attr, None) for owner, attr in WATCHED}
 
@@ -31,6 +56,24 @@ def snapshot() -> dict[str, object]:
 def changed(before: dict[str, object]) -> list[str]:
     now = snapshot()
     return [name for name, ref in before.items() if now.get(name) is not ref]
+
+
+def knobs() -> dict[str, object]:
+    return {name: _read(read) for name, read in KNOBS.items()}
+
+
+def knobs_changed(before: dict[str, object], skip: tuple[str, ...] = ()) -> list[str]:
+    """`skip`: knobs the worker itself sets in between (the NaN fill's deterministic mode)."""
+    now = knobs()
+    return [f"torch state {name}" for name, value in before.items()
+            if name not in skip and now.get(name) != value]
+
+
+def _read(read):
+    try:
+        return read()
+    except Exception as e:  # a knob this build of torch lacks reads as its error, steadily
+        return f"unreadable: {type(e).__name__}"
 
 
 def _name(owner, attr: str) -> str:

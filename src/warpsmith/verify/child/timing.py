@@ -16,6 +16,7 @@ import torch
 from torch.utils._pytree import tree_leaves
 
 from .. import cudadriver
+from . import integrity
 
 L2_FLUSH_BYTES = 256 << 20  # several times any current L2 (H200: 60 MB)
 
@@ -48,7 +49,7 @@ def _measure(impls: dict, pool: list, probes: dict, prof) -> dict:
     flush = torch.empty(L2_FLUSH_BYTES, dtype=torch.uint8, device="cuda")
     slots = _Slots(pool)
     times = {name: [] for name in impls}
-    probe_log, clocks, raised = [], [], 0
+    probe_log, clocks, raised, tampered = [], [], 0, set()
     for block in range(prof.blocks):
         cudadriver.reset_persisting_l2()
         order = list(impls)
@@ -57,16 +58,19 @@ def _measure(impls: dict, pool: list, probes: dict, prof) -> dict:
             for _ in range(prof.calls_per_block):
                 case, inputs = slots.next(name)
                 raised += _guard_persisting_l2()
+                state = integrity.knobs()
                 us, out = _timed_call(impls[name], inputs, flush)
                 times[name].append(us)
                 if name == "candidate":
                     probe_log.append(_probe(out, case, probes))
+                    tampered.update(integrity.knobs_changed(state))  # read by the baselines
                 else:
                     _spoil(out)  # so the candidate's next allocation cannot inherit it (E07)
         clocks.append(_clock_and_temperature())
     raised += _guard_persisting_l2()
     return {"times_us": times, "probes": probe_log, "clocks": clocks,
-            "gpu": torch.cuda.get_device_name(), "persisting_l2_raised": raised}
+            "gpu": torch.cuda.get_device_name(), "persisting_l2_raised": raised,
+            "tampered": sorted(tampered)}
 
 
 def _guard_persisting_l2() -> int:
@@ -81,24 +85,41 @@ def _guard_persisting_l2() -> int:
 class _Slots:
     """Two input buffers refilled before every call from an odd number of input sets, so the
     same address never holds the same values twice running: a result cached by pointer is
-    replayed against other inputs, and the probes catch it (E18)."""
+    replayed against other inputs, and the probes catch it (E18). Each implementation gets
+    every set once per round, in an order drawn at random (never the set the buffer held
+    last): in a fixed rotation a kernel that counts its timed calls knows which set it was
+    given and replays its answer to that set without reading the inputs (E18 by call order).
+    Rotation alone does not stop a kernel that reads a few input values to tell the sets
+    apart: that needs a fresh set for every timed call (docs/verifier.md)."""
 
     def __init__(self, pool: list):
         self.pool = pool if len(pool) % 2 else pool[:-1] or pool
         first = pool[0][1]
         self.buffers = [[_clone(x) for x in first] for _ in range(2)]
         self.calls: dict[str, int] = {}
+        self.held = [-1, -1]  # which set each buffer holds
+        self.rounds: dict[str, list[int]] = {}  # per implementation: sets left this round
+        self.rng = random.SystemRandom()
 
     def next(self, name: str) -> tuple[int, list]:
         n = self.calls.get(name, 0)
         self.calls[name] = n + 1
-        case, source = self.pool[n % len(self.pool)]
-        buffer = self.buffers[n % 2]
+        slot = n % 2
+        self.held[slot] = self._draw(name, slot)
+        case, source = self.pool[self.held[slot]]
+        buffer = self.buffers[slot]
         for dst, src in zip(buffer, source, strict=True):
             if isinstance(dst, torch.Tensor):
                 dst.copy_(src)
         return case, [b if isinstance(b, torch.Tensor) else s
                      for b, s in zip(buffer, source, strict=True)]
+
+    def _draw(self, name: str, slot: int) -> int:
+        rest = self.rounds.get(name) or list(range(len(self.pool)))
+        fresh = [i for i in range(len(self.pool)) if i != self.held[slot]] or [0]
+        pick = self.rng.choice([i for i in rest if i in fresh] or fresh)
+        self.rounds[name] = [i for i in rest if i != pick]
+        return pick
 
 
 def _clone(x):

@@ -125,10 +125,12 @@ def run(job: dict, report: dict, fd: int) -> None:
     device, data = torch.device(job["device"]), job["data"]
     task = load_task(job["task"])
     shapes = {name: Shape(name, spec["values"]) for name, spec in data["shapes"].items()}
+    if device.type == "cpu":
+        _not_dumpable()
     log = LaunchLog(job["candidate"])
     log.install()
     threads = _ThreadWatch()
-    watched = integrity.snapshot()
+    watched, state = integrity.snapshot(), integrity.knobs()
     report["stage"] = "import"
     start = time.perf_counter()
     module = _import_candidate(job["candidate"])
@@ -145,6 +147,7 @@ def run(job: dict, report: dict, fd: int) -> None:
     _fold_unchecked(report, kept)
     report["stage_seconds"]["correctness"] = time.perf_counter() - start
     report["tampered"] += integrity.changed(watched)
+    report["tampered"] += integrity.knobs_changed(state, skip=("deterministic",))
     if job.get("timing"):
         from .timing import time_candidate
 
@@ -156,7 +159,7 @@ def run(job: dict, report: dict, fd: int) -> None:
                                              seeds[i], case["variant"])
         torch.use_deterministic_algorithms(False)  # no NaN fills inside timed calls
         report["timing"] = time_candidate(job, models, data, module_task=job["task"])
-        report["tampered"] += integrity.changed(watched)
+        report["tampered"] += integrity.changed(watched) + report["timing"].pop("tampered", [])
         report["stage_seconds"]["timing"] = time.perf_counter() - start
 
 
@@ -182,6 +185,18 @@ def _checked_calls(task, shapes: dict, models: dict, guards, context) -> list[bo
         del out
     report["stage_seconds"]["inputs"] = made
     return kept
+
+
+def _not_dumpable() -> None:
+    """No other process of the job's uid (a child the candidate started, however) may open
+    this one's /proc/<pid>/mem: through it a child computes unguarded and writes the answer
+    into the output, or disarms the guards. Not yet on a GPU, where the trusted side maps
+    this process's memory through CUDA IPC: a GPU run must show that IPC still works."""
+    import ctypes
+
+    pr_set_dumpable = 4
+    if ctypes.CDLL(None, use_errno=True).prctl(pr_set_dumpable, 0, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_DUMPABLE, 0) failed")
 
 
 def _import_candidate(path: str):

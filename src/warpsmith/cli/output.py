@@ -1,0 +1,102 @@
+"""Where the CLI writes. stdout carries a command's result and nothing else: task files are
+imported in this process (seven times per `verify`), and whatever they or the libraries under
+them print, from Python or from C, must not land in front of a `--json` object. So while a
+command runs, file descriptor 1 and sys.stdout point at stderr, and the result is written to
+the real stdout through `results()` alone."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import io
+import os
+import sys
+from typing import TextIO
+
+_results: TextIO | None = None
+
+
+def results() -> TextIO:
+    """The stream a command's result goes to: the real stdout."""
+    return _results or sys.stdout
+
+
+def echo(text: str) -> None:
+    import click
+
+    click.echo(text, file=results())
+
+
+def console():
+    """A rich console on the result stream."""
+    from rich.console import Console
+
+    return Console(file=results(), soft_wrap=_soft_wrap(results()))
+
+
+def err_console():
+    """A rich console on stderr for progress and notes."""
+    from rich.console import Console
+
+    return Console(stderr=True, soft_wrap=_soft_wrap(sys.stderr))
+
+
+def _soft_wrap(stream) -> bool:
+    # Rich wraps at 80 columns when the stream is no terminal: a log or a pipe then gets
+    # lines broken mid-path. Wrap only for a terminal, or for an explicit $COLUMNS.
+    return not (_isatty(stream) or os.environ.get("COLUMNS"))
+
+
+def _isatty(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def results_only(command):
+    """Decorate a command's function: its body runs with stdout pointed at stderr."""
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        with _stdout_to_stderr():
+            return command(*args, **kwargs)
+    return run
+
+
+@contextlib.contextmanager
+def _stdout_to_stderr():
+    global _results
+    real, fd_level = sys.stdout, _fileno(sys.stdout) == 1
+    if fd_level:  # C code writes to fd 1 itself, not through sys.stdout
+        real.flush()
+        saved = os.dup(1)
+        os.dup2(2, 1)
+        _results = io.TextIOWrapper(io.FileIO(saved, "w"), encoding=real.encoding,
+                                    errors=real.errors, line_buffering=True)
+    else:  # click's CliRunner: a Python stream with no descriptor of its own
+        _results = real
+    sys.stdout = sys.stderr
+    try:
+        yield
+    finally:
+        sys.stdout = real
+        if fd_level:
+            _flush_c_stdio()  # what C buffered for fd 1 belongs to stderr, not the result
+            _results.flush()
+            os.dup2(saved, 1)
+            _results.close()
+        _results = None
+
+
+def _fileno(stream) -> int | None:
+    try:
+        return stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def _flush_c_stdio() -> None:
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).fflush(None)

@@ -1,0 +1,165 @@
+"""The graph generator: a task's traced graph placed into kernels by the graph families
+(families.py), one structure for every declared shape, rendered as one candidate file.
+
+    plan_task(task)           Plan(kernels, params) or a Decline-carrying NoPlan
+    render_plan(plan, tune)   the candidate's source and the knob values rendered
+"""
+
+from __future__ import annotations
+
+import keyword
+from dataclasses import dataclass, fields, is_dataclass, replace
+
+from ..errors import UsageError
+from ..types import Task
+from .families import GRAPH_FAMILIES, Context
+from .graph import FwdArg, build_graph
+from .layout import Line, helpers, leaf_names
+from .match import Lit, _Differs, _resolve
+from .render import constructor, header, signature
+from .trace import Trace, Untraceable, trace_shape, trace_task
+
+PERTURB = 0.6180339887  # added to a forward number to find the ops it reaches
+
+
+@dataclass(frozen=True)
+class Plan:
+    kernels: tuple  # kernel parameter dataclasses, in launch order
+    params: tuple  # the state_dict entries the candidate declares, as render.constructor takes
+    args: tuple[str, ...]  # the forward's parameter names
+    numbers: tuple[int, ...]  # forward arguments that are Python numbers and reach a kernel
+
+    @property
+    def families(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(k.family for k in self.kernels))
+
+    @property
+    def label(self) -> str:
+        return "+".join(self.families)
+
+
+@dataclass(frozen=True)
+class NoPlan:
+    reason: str
+
+
+def plan_task(task: Task) -> Plan | NoPlan:
+    traces = trace_task(task)
+    if isinstance(traces, Untraceable):
+        return NoPlan(traces.reason)
+    plans = []
+    for trace in traces:
+        found = _plan_trace(task, trace)
+        if isinstance(found, NoPlan):
+            return found if len(traces) == 1 else NoPlan(f"shape {trace.shape!r}: {found.reason}")
+        plans.append(found)
+    try:
+        return _unify(plans, [t.init_inputs for t in traces], "plan")
+    except _Differs as e:
+        return NoPlan(str(e))
+
+
+def _plan_trace(task: Task, trace: Trace) -> Plan | NoPlan:
+    graph = build_graph(trace, _forward_numbers(task, trace))
+    if not hasattr(graph, "vals"):
+        return NoPlan(graph.reason)
+    leaves = leaf_names(graph, trace.arg_names)
+    params = _declared(trace, graph)
+    if isinstance(params, NoPlan):
+        return params
+    for family in GRAPH_FAMILIES.values():
+        found = family.match(graph, Context(trace.arg_names, leaves))
+        if found is None:
+            continue
+        if not isinstance(found, tuple):
+            return NoPlan(found.reason)
+        numbers = sorted({o.index for k in found for ln in _lines(k) for o in ln.operands
+                          if isinstance(o, FwdArg)})
+        return Plan(found, params, trace.arg_names, tuple(numbers))
+    return NoPlan("no graph family takes this graph")
+
+
+def _forward_numbers(task: Task, trace: Trace) -> dict:
+    """(node, value) -> FwdArg for each number that moves when a forward number does."""
+    found = {}
+    for index, value in enumerate(trace.numbers):
+        if value is None:
+            continue
+        moved = trace_shape(task, trace.shape, {index: value + PERTURB})
+        if isinstance(moved, Untraceable) or len(moved.nodes) != len(trace.nodes):
+            continue
+        for i, (a, b) in enumerate(zip(trace.nodes, moved.nodes, strict=True)):
+            for (_, x), (_, y) in zip(a.args, b.args, strict=False):
+                if isinstance(x, int | float) and not isinstance(x, bool) and x != y:
+                    found[(i, float(x))] = FwdArg(index)
+    return found
+
+
+def _declared(trace: Trace, graph) -> tuple | NoPlan:
+    params = []
+    for val in graph.vals.values():
+        if val.kind != "leaf" or val.source[0] != "param":
+            continue
+        name = val.source[1]
+        if not all(p.isidentifier() and not keyword.iskeyword(p) for p in name.split(".")):
+            return NoPlan(f"state_dict entry {name!r} is no attribute path a ModelNew could "
+                          "declare")
+        params.append({"name": name, "shape": [Lit(d) for d in val.shape],
+                       "dtype": val.dtype})
+    return tuple(params)
+
+
+def _lines(kernel) -> list[Line]:
+    found = list(getattr(kernel, "lines", ()))
+    for p in getattr(kernel, "passes", ()):
+        found += list(p.before) + list(p.loop)
+    return found
+
+
+def _unify(values: list, inits: list, path: str):
+    """One value for every shape: Lits become a constant or an init argument (match.py's
+    rule), dataclasses and containers field by field, anything else must be equal."""
+    first = values[0]
+    if all(isinstance(v, Lit) for v in values):
+        return _resolve([v.value for v in values], inits, path)
+    if is_dataclass(first) and all(type(v) is type(first) for v in values):
+        return replace(first, **{f.name: _unify([getattr(v, f.name) for v in values], inits,
+                                                f"{path}.{f.name}") for f in fields(first)})
+    if isinstance(first, tuple | list) and all(type(v) is type(first) and len(v) == len(first)
+                                               for v in values):
+        return type(first)(_unify([v[i] for v in values], inits, f"{path}[{i}]")
+                           for i in range(len(first)))
+    if isinstance(first, dict) and all(isinstance(v, dict) and v.keys() == first.keys()
+                                       for v in values):
+        return {k: _unify([v[k] for v in values], inits, f"{path}.{k}") for k in first}
+    if any(v != first for v in values):
+        raise _Differs(f"{path} differs between shapes, so no single kernel structure fits "
+                       "every shape")
+    return first
+
+
+def knob_values(plan: Plan, tune: dict[str, int] | None) -> dict[str, int]:
+    defaults = {}
+    for name in plan.families:
+        defaults |= GRAPH_FAMILIES[name].knobs
+    unknown = sorted(set(tune or {}) - set(defaults))
+    if unknown:
+        raise UsageError(f"{plan.label} has no knob {', '.join(unknown)} "
+                         f"(knobs: {', '.join(defaults)})")
+    return defaults | dict(tune or {})
+
+
+def render_plan(plan: Plan, tune: dict[str, int] | None = None) -> tuple[str, dict[str, int]]:
+    values = knob_values(plan, tune)
+    pieces = [GRAPH_FAMILIES[k.family].render(k, values) for k in plan.kernels]
+    kernels = "".join(p.kernel for p in pieces)
+    inits = sorted({o["init"] for k in plan.kernels for ln in _lines(k) for o in ln.operands
+                    if isinstance(o, dict) and "init" in o})
+    forward = [f"arg{i} = float({plan.args[i]})" for i in plan.numbers]
+    forward += [line for p in pieces for line in p.launch] + ["return out"]
+    source = header(plan.label, values) + helpers(kernels) + kernels + "\n\n" + \
+        "class ModelNew(nn.Module):\n" + \
+        constructor(list(plan.params), {f"init{i}": {"init": i} for i in inits}) + \
+        f"\n    def forward({signature(list(plan.args))}):\n" + \
+        "\n".join("        " + line for line in forward) + "\n"
+    return source, values

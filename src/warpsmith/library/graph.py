@@ -1,0 +1,344 @@
+"""A traced forward as a graph the generator can place into kernels: leaves (inputs and
+state_dict entries), pointwise ops (as Triton expressions, ops.py), views (which dims of their
+source each of their dims shows) and reductions (an accumulation and a final expression).
+
+Composite ATen ops (norms, variance, layer norm, softmax, the losses) are written out here as
+pointwise ops and reductions, so a kernel family never needs to know them. Building stops at
+the first node with no such form, and the `Decline` names it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .match import Lit
+from .ops import Unsupported, pointwise
+from .trace import Node, Ref, Trace
+
+REDUCE_OPS = {"sum", "mean", "amax", "amin", "max", "min", "linalg_vector_norm", "norm",
+              "var", "std"}
+VIEW_OPS = {"view", "_unsafe_view", "reshape", "unsqueeze", "squeeze", "expand", "permute",
+            "transpose", "t"}
+LOSS_REDUCTION = {0: None, 1: "mean", 2: "sum"}
+
+
+@dataclass(frozen=True)
+class FwdArg:
+    """A forward argument that is a Python number (`forward(self, A, s)`)."""
+
+    index: int
+
+
+@dataclass
+class Val:
+    id: str
+    shape: tuple[int, ...]
+    dtype: str
+    kind: str  # "leaf", "op", "view" or "reduce"
+    node: int  # the trace node it comes from, -1 for leaves
+    source: tuple = ()  # leaf: ("input", i) or ("param", name)
+    expr: str = ""  # op: template over {0}, {1}, …
+    operands: tuple = ()  # op: value ids and scalars (Lit, FwdArg); view and reduce: (src,)
+    view: tuple = ()  # view: for each of its dims, the source dim it shows, None if new
+    combine: str = ""  # reduce: "sum", "max" or "min"
+    dims: tuple[int, ...] = ()  # reduce: the reduced dims of the source, ascending
+    finalize: str = "{acc}"  # reduce: over {acc} and {count} (elements reduced)
+
+
+@dataclass
+class Graph:
+    vals: dict[str, Val]  # in dataflow order
+    output: str
+    ops: tuple[str, ...]  # the trace's ops, for messages
+
+    def users(self, vid: str) -> list[Val]:
+        return [v for v in self.vals.values() if vid in v.operands]
+
+
+@dataclass(frozen=True)
+class Decline:
+    """The first node the generator cannot place, and why."""
+
+    node: int
+    op: str
+    why: str
+
+    @property
+    def reason(self) -> str:
+        where = f"node {self.node} (aten.{self.op})" if self.node >= 0 else "the forward"
+        return f"{where}: {self.why}"
+
+
+def build_graph(trace: Trace, scalars: dict[tuple[int, float], FwdArg] | None = None
+                ) -> Graph | Decline:
+    """`scalars` marks the numbers that are forward arguments, by (node, value)."""
+    builder = _Builder(trace, scalars or {})
+    out = trace.output
+    if not (isinstance(out, Ref) and out.kind == "node"):
+        return Decline(-1, "", "forward does not return exactly one tensor made by an op")
+    for index, node in enumerate(trace.nodes):
+        try:
+            builder.add(index, node)
+        except Unsupported as e:
+            return Decline(index, node.op, str(e))
+    vid = f"v{out.key[0]}" if out.key[1] == 0 else f"v{out.key[0]}_{out.key[1]}"
+    if vid in builder.extra:
+        node, op = builder.extra[vid]
+        return Decline(node, op, "returns an output the generator does not make (indices, "
+                       "saved statistics)")
+    return Graph(builder.vals, vid, tuple(n.op for n in trace.nodes))
+
+
+class _Builder:
+    def __init__(self, trace: Trace, scalars: dict):
+        self.trace, self.scalars = trace, scalars
+        self.vals: dict[str, Val] = {}
+        self.extra: dict[str, tuple[int, str]] = {}  # ids of outputs the graph cannot make
+
+    def add(self, index: int, node: Node) -> None:
+        target = node.args[0][1] if node.args else None
+        if node.op.split(".")[0].endswith("_") and not (isinstance(target, Ref)
+                                                        and target.kind == "node"):
+            raise Unsupported("changes an input or a parameter in place")
+        made = pointwise(node)
+        if made is not None:
+            return self._op(index, node, *made)
+        if node.name in VIEW_OPS:
+            return self._view(index, node)
+        if node.name in REDUCE_OPS:
+            return self._reduce(index, node, node.name)
+        writer = _COMPOSITES.get(node.name)
+        if writer is None:
+            raise Unsupported("neither a pointwise op, a view nor a reduction the generator "
+                              "knows")
+        writer(self, index, node)
+
+    # -- values ---------------------------------------------------------------------------
+
+    def id_of(self, ref) -> str | None:
+        if not isinstance(ref, Ref):
+            return None
+        if ref.kind == "node":
+            node, k = ref.key
+            vid = f"v{node}" if k == 0 else f"v{node}_{k}"
+            return vid if vid in self.vals else None
+        if ref.kind == "input":
+            return self._leaf(f"in{ref.key}", ("input", ref.key), self.trace.inputs[ref.key])
+        if ref.kind == "param":
+            return self._leaf(f"p:{ref.key}", ("param", ref.key), self.trace.params[ref.key])
+        return None
+
+    def _leaf(self, vid: str, source: tuple, meta) -> str:
+        if vid not in self.vals:
+            self.vals[vid] = Val(vid, meta.shape, meta.dtype, "leaf", -1, source=source)
+        return vid
+
+    def operand(self, index: int, name: str, value):
+        if isinstance(value, Ref):
+            if value.kind == "node" and f"v{value.key[0]}_{value.key[1]}" in self.extra:
+                raise Unsupported(f"uses output {value.key[1]} of node {value.key[0]}, which "
+                                  "the generator does not make (indices, saved statistics)")
+            vid = self.id_of(value)
+            if vid is None:
+                raise Unsupported(f"argument {name!r} is a tensor made outside any traced op")
+            return vid
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise Unsupported(f"argument {name!r} is {value!r}, not a tensor or a number")
+        return self.scalars.get((index, float(value)), Lit(float(value)))
+
+    def put(self, val: Val) -> str:
+        self.vals[val.id] = val
+        return val.id
+
+    def fresh(self, index: int, part: str) -> str:
+        return f"v{index}{part}"
+
+    # -- the three kinds ----------------------------------------------------------------------
+
+    def _op(self, index: int, node: Node, expr: str, operands: list) -> None:
+        ops = tuple(self.operand(index, f"operand {i}", o) for i, o in enumerate(operands))
+        meta = node.outs[0]
+        self.put(Val(f"v{index}", meta.shape, meta.dtype, "op", index, expr=expr,
+                     operands=ops))
+        self._extras(index, node)
+
+    def _view(self, index: int, node: Node) -> None:
+        src = self.operand(index, "self", node.arg("self"))
+        meta = node.outs[0]
+        shown = _view_dims(node, self.vals[src].shape, meta.shape)
+        self.put(Val(f"v{index}", meta.shape, meta.dtype, "view", index, operands=(src,),
+                     view=shown))
+
+    def _reduce(self, index: int, node: Node, name: str, part: str = "") -> None:
+        args = dict(node.args)
+        src = self.operand(index, "self", args["self"])
+        shape = self.vals[src].shape
+        dims = _dims(args.get("dim"), len(shape))
+        self._extras(index, node)
+        combine, finalize, prologue = _reduction(name, args)
+        if name in ("var", "std"):
+            return self._variance(index, node, src, dims, name)
+        if prologue is not None:
+            src = self.put(Val(self.fresh(index, "_in"), shape, self.vals[src].dtype, "op",
+                               index, expr=prologue, operands=(src,)))
+        self.reduction(index, src, dims, bool(args.get("keepdim", False)), combine, finalize,
+                       f"v{index}{part}", node.outs[0].dtype)
+
+    def reduction(self, index: int, src: str, dims: tuple[int, ...], keepdim: bool,
+                  combine: str, finalize: str, vid: str, dtype: str) -> str:
+        shape = self.vals[src].shape
+        kept = tuple(1 if d in dims else s for d, s in enumerate(shape))
+        acc = self.put(Val(vid + "_acc", kept, dtype, "reduce", index, operands=(src,),
+                           combine=combine, dims=dims, finalize=finalize))
+        if keepdim:
+            self.vals[vid] = self.vals.pop(acc)
+            self.vals[vid].id = vid
+            return vid
+        shown = tuple(d for d in range(len(shape)) if d not in dims)
+        return self.put(Val(vid, tuple(shape[d] for d in shown), dtype, "view", index,
+                            operands=(acc,), view=shown))
+
+    def _variance(self, index, node, src, dims, name) -> None:
+        """mean, then the mean square of the deviations: two passes, exact like torch's."""
+        correction = node.arg("correction")
+        correction = 1.0 if correction is None else float(correction)
+        shape, dtype = self.vals[src].shape, node.outs[0].dtype
+        mean = self.reduction(index, src, dims, True, "sum", "{acc} / {count}",
+                              self.fresh(index, "_mean"), dtype)
+        dev = self.put(Val(self.fresh(index, "_dev"), shape, dtype, "op", index,
+                           expr="({0} - {1}) * ({0} - {1})", operands=(src, mean)))
+        final = f"{{acc}} / ({{count}} - {correction!r})"
+        if name == "std":
+            final = f"tl.sqrt({final})"
+        self.reduction(index, dev, dims, bool(node.arg("keepdim")), "sum", final, f"v{index}",
+                       dtype)
+
+    def _extras(self, index: int, node: Node) -> None:
+        for k in range(1, len(node.outs)):
+            self.extra[f"v{index}_{k}"] = (index, node.op)
+
+
+def _reduction(name: str, args: dict) -> tuple[str, str, str | None]:
+    """(combine, finalize, prologue applied to each element first)."""
+    if name == "sum":
+        return "sum", "{acc}", None
+    if name == "mean":
+        return "sum", "{acc} / {count}", None
+    if name in ("amax", "max", "amin", "min"):
+        return ("max" if "max" in name else "min"), "{acc}", None
+    if name in ("var", "std"):
+        return "sum", "", None
+    p = args.get("ord", args.get("p", 2))
+    p = 2.0 if p is None else float(p)
+    if p == float("inf"):
+        return "max", "{acc}", "tl.abs({0})"
+    if p == float("-inf"):
+        return "min", "{acc}", "tl.abs({0})"
+    if p == 1:
+        return "sum", "{acc}", "tl.abs({0})"
+    if p == 2:
+        return "sum", "tl.sqrt({acc})", "{0} * {0}"
+    raise Unsupported(f"a norm of order {p!r} (orders 1, 2 and ±inf are written)")
+
+
+def _dims(dim, ndim: int) -> tuple[int, ...]:
+    """The reduced dims, ascending; None or () reduce every dim, as torch's sum does."""
+    if dim is None or dim == ():
+        return tuple(range(ndim))
+    dims = dim if isinstance(dim, tuple | list) else (dim,)
+    return tuple(sorted({d % max(ndim, 1) for d in dims}))
+
+
+def _view_dims(node: Node, src: tuple[int, ...], out: tuple[int, ...]) -> tuple:
+    """For each dim of the view, the source dim it shows (None: a new or broadcast dim)."""
+    if node.name == "permute":
+        return tuple(d % len(src) for d in node.arg("dims"))
+    if node.name in ("transpose", "t"):
+        order = list(range(len(src)))
+        if len(src) >= 2:
+            a, b = (node.arg("dim0"), node.arg("dim1")) if node.name == "transpose" else (0, 1)
+            order[a % len(src)], order[b % len(src)] = order[b % len(src)], order[a % len(src)]
+        return tuple(order)
+    if node.name == "expand":
+        lead = len(out) - len(src)
+        return tuple(None if j < lead or src[j - lead] == 1 else j - lead
+                     for j in range(len(out)))
+    # view, reshape, (un)squeeze: fine when they only add or drop dims of size 1
+    kept = [d for d, s in enumerate(src) if s != 1]
+    if [src[d] for d in kept] != [s for s in out if s != 1]:
+        raise Unsupported(f"reshapes {src} to {out}, merging or splitting dims (only views "
+                          "that add or drop dims of size 1 are placed)")
+    order = iter(kept)
+    return tuple(None if s == 1 else next(order) for s in out)
+
+
+def _loss(self: _Builder, index: int, node: Node, expr: str, extra: list) -> None:
+    """mse/huber/smooth-l1: the elementwise loss, then mean, sum or nothing."""
+    args = dict(node.args)
+    pred = self.operand(index, "self", args["self"])
+    target = self.operand(index, "target", args["target"])
+    scalars = tuple(self.operand(index, n, args[n]) for n in extra)
+    meta = self.vals[pred]
+    kind = LOSS_REDUCTION.get(args["reduction"])
+    vid = f"v{index}" if kind is None else self.fresh(index, "_loss")
+    self.put(Val(vid, meta.shape, meta.dtype, "op", index, expr=expr,
+                 operands=(pred, target, *scalars)))
+    if kind is not None:
+        finalize = "{acc} / {count}" if kind == "mean" else "{acc}"
+        self.reduction(index, vid, tuple(range(len(meta.shape))), False, "sum", finalize,
+                       f"v{index}", node.outs[0].dtype)
+
+
+def _layer_norm(self: _Builder, index: int, node: Node) -> None:
+    """(x − mean) · rsqrt(var + eps) · w + b over the trailing normalized_shape dims."""
+    args = dict(node.args)
+    x = self.operand(index, "input", args["input"])
+    shape, dtype = self.vals[x].shape, node.outs[0].dtype
+    dims = tuple(range(len(shape) - len(args["normalized_shape"]), len(shape)))
+    self._extras(index, node)
+    mean = self.reduction(index, x, dims, True, "sum", "{acc} / {count}",
+                          self.fresh(index, "_mean"), dtype)
+    dev = self.put(Val(self.fresh(index, "_dev"), shape, dtype, "op", index,
+                       expr="({0} - {1}) * ({0} - {1})", operands=(x, mean)))
+    var = self.reduction(index, dev, dims, True, "sum", "{acc} / {count}",
+                         self.fresh(index, "_var"), dtype)
+    eps = self.operand(index, "eps", args["eps"])
+    expr, operands = "({0} - {1}) / tl.sqrt({2} + {3})", [x, mean, var, eps]
+    for role in ("weight", "bias"):
+        if args[role] is not None:
+            operands.append(self.operand(index, role, args[role]))
+            expr = f"{expr} * {{{len(operands) - 1}}}" if role == "weight" else \
+                f"{expr} + {{{len(operands) - 1}}}"
+    self.put(Val(f"v{index}", shape, dtype, "op", index, expr=expr, operands=tuple(operands)))
+
+
+def _softmax(self: _Builder, index: int, node: Node) -> None:
+    """exp(x − max) / Σ exp(x − max), or its log: three passes over the reduced dim."""
+    if node.arg("half_to_float"):
+        raise Unsupported("softmax with half_to_float")
+    x = self.operand(index, "self", node.arg("self"))
+    shape, dtype = self.vals[x].shape, node.outs[0].dtype
+    dims = _dims(node.arg("dim"), len(shape))
+    top = self.reduction(index, x, dims, True, "max", "{acc}", self.fresh(index, "_max"),
+                         dtype)
+    exp = self.put(Val(self.fresh(index, "_exp"), shape, dtype, "op", index,
+                       expr="tl.exp({0} - {1})", operands=(x, top)))
+    total = self.reduction(index, exp, dims, True, "sum", "{acc}", self.fresh(index, "_sum"),
+                           dtype)
+    expr = "{0} - {1} - tl.log({2})" if node.name == "_log_softmax" else \
+        "tl.exp({0} - {1}) / {2}"
+    self.put(Val(f"v{index}", shape, dtype, "op", index, expr=expr, operands=(x, top, total)))
+
+
+_HUBER = "tl.where(tl.abs({0} - {1}) < {2}, 0.5 * ({0} - {1}) * ({0} - {1}){scale}, {3}" \
+    "(tl.abs({0} - {1}) - 0.5 * {2}))"
+_COMPOSITES = {
+    "mse_loss": lambda b, i, n: _loss(b, i, n, "({0} - {1}) * ({0} - {1})", []),
+    "smooth_l1_loss": lambda b, i, n: _loss(
+        b, i, n, _HUBER.format("{0}", "{1}", "{2}", "", scale=" / {2}"), ["beta"]),
+    "huber_loss": lambda b, i, n: _loss(
+        b, i, n, _HUBER.format("{0}", "{1}", "{2}", "{2} * ", scale=""), ["delta"]),
+    "native_layer_norm": _layer_norm,
+    "_softmax": _softmax,
+    "_log_softmax": _softmax,
+}

@@ -1,0 +1,175 @@
+"""Where each value of a kernel lives in its iteration space.
+
+A kernel iterates over one shape F (its output's, or the reduced tensor's). Every value it
+computes is indexed by some of F's dims: `dims_of` walks from the kernel's roots back to its
+leaves and gives each value, for each of its own dims, the F dim that indexes it (None for a
+dim of size 1). Broadcasting, unsqueeze, expand, permute and a reduction's keepdim all become
+such maps, so a leaf is loaded with one stride per dim it has, and a value that would be needed
+at two different indexings (which would mean computing it twice) is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .graph import Graph, Lit, Val
+from .ops import HELPERS
+
+Map = tuple  # of int | None, one entry per dim of a value
+
+
+@dataclass(frozen=True)
+class Load:
+    name: str  # the kernel's name for it: "x", "bias", "t0"
+    host: str  # the forward's expression for the tensor: "x", "self.bias", "t0"
+    dims: Map  # for each dim of the tensor, the F dim that indexes it
+    kind: str  # pointwise: "flat" or "strided"; row kernels: "full", "reduced", "group",
+    #            "scalar"
+    dtype: str
+
+
+@dataclass(frozen=True)
+class Line:
+    name: str  # "v3"
+    expr: str  # template over {0}, {1}, …
+    operands: tuple  # names in scope ("x", "v2") and scalars (Lit, FwdArg; after unify, dicts)
+    varies: bool  # indexed by a reduced dim (row kernels): computed inside the loops
+
+
+class Refused(Exception):
+    """A value the kernel cannot index; the message says which and why."""
+
+
+def dims_of(graph: Graph, roots: dict[str, Map], cut: set[str]) -> dict[str, Map]:
+    """Each value's map, from the roots' maps; `cut` values count as leaves (an earlier
+    kernel wrote them). A leaf may be wanted at several maps: the key is then (id, map)."""
+    wanted: dict[str, set] = {vid: {m} for vid, m in roots.items()}
+    found: dict = {}
+    for val in reversed(list(graph.vals.values())):
+        maps = wanted.get(val.id)
+        if not maps:
+            continue
+        if val.kind == "leaf" or val.id in cut:
+            for m in maps:
+                found[(val.id, m)] = m
+            continue
+        if len(maps) > 1:
+            raise Refused(f"{_where(val)} is used at two different broadcasts "
+                          f"({' and '.join(map(str, sorted(maps, key=str)))})")
+        m = next(iter(maps))
+        found[val.id] = m
+        for src, src_map in _operand_maps(graph, val, m):
+            wanted.setdefault(src, set()).add(src_map)
+    return found
+
+
+def _operand_maps(graph: Graph, val: Val, m: Map):
+    if val.kind == "op":
+        for o in val.operands:
+            if isinstance(o, str):
+                shape = graph.vals[o].shape
+                lead = len(val.shape) - len(shape)
+                yield o, tuple(None if s == 1 else m[j + lead] for j, s in enumerate(shape))
+    elif val.kind == "view":
+        src = graph.vals[val.operands[0]]
+        out = [None] * len(src.shape)
+        for k, d in enumerate(val.view):
+            if d is not None and src.shape[d] != 1:
+                out[d] = m[k]
+        yield src.id, tuple(out)
+    elif val.kind == "reduce":
+        for d, s in enumerate(val.shape):
+            if s != 1 and m[d] != d:
+                raise Refused(f"{_where(val)}: its result is broadcast along dim {m[d]} of "
+                              f"the kernel, not along the dim {d} it was kept in")
+        # the source's map is the reduced tensor's own: set by the row kernel itself
+
+
+def _where(val: Val) -> str:
+    return f"the value of node {val.node}" if val.node >= 0 else f"leaf {val.id}"
+
+
+def leaf_names(graph: Graph, arg_names: tuple[str, ...]) -> dict[str, tuple[str, str]]:
+    """leaf id -> (kernel name, forward expression)."""
+    names = {}
+    for val in graph.vals.values():
+        if val.kind != "leaf":
+            continue
+        kind, key = val.source
+        if kind == "input":
+            names[val.id] = (arg_names[key], arg_names[key])
+        else:
+            names[val.id] = ("p_" + key.replace(".", "_"), f"self.{key}")
+    return names
+
+
+def lines_for(graph: Graph, targets: list[str], maps: dict, names: dict, varies) -> list[Line]:
+    """The op lines computing `targets`, in dataflow order. `names` holds what is in scope:
+    value ids, and (leaf id, map) pairs for loads; it is extended with the new names."""
+    need: set[str] = set()
+    loaded = {k[0] for k in names if isinstance(k, tuple)}
+    stack = [t for t in targets if t not in names]
+    while stack:
+        vid = stack.pop()
+        if vid in need or vid in names or vid in loaded:
+            continue
+        need.add(vid)
+        stack.extend(o for o in graph.vals[vid].operands if isinstance(o, str))
+    lines = []
+    for val in graph.vals.values():
+        if val.id not in need:
+            continue
+        if val.kind in ("leaf", "reduce"):
+            raise Refused(f"{_where(val)} is needed where the kernel does not have it")
+        operands = tuple(_name(graph, val, o, maps, names) if isinstance(o, str) else o
+                         for o in val.operands)
+        if val.kind == "view":  # the same registers, indexed differently
+            names[val.id] = operands[0]
+            continue
+        name = f"v{val.node}" if val.id == f"v{val.node}" else val.id.replace("_", "")
+        lines.append(Line(name, val.expr, operands, varies(val.id)))
+        names[val.id] = name
+    return lines
+
+
+def _name(graph: Graph, val: Val, operand: str, maps: dict, names: dict) -> str:
+    if operand in names:
+        return names[operand]
+    if val.id not in maps:
+        raise Refused(f"{_where(graph.vals[operand])} would have to be loaded where "
+                      f"{_where(val)} is computed, and that kernel loads nothing")
+    for src, src_map in _operand_maps(graph, val, maps[val.id]):
+        if src == operand and (src, src_map) in names:
+            return names[(src, src_map)]
+    raise Refused(f"{_where(graph.vals[operand])} is not loaded where {_where(val)} needs it")
+
+
+def scalar_code(spec) -> str:
+    """A scalar operand after unify: a constant inline, or the kernel argument carrying it."""
+    if isinstance(spec, dict) and "value" in spec:
+        return repr(float(spec["value"]))
+    if isinstance(spec, dict):
+        return f"init{spec['init']}"
+    if isinstance(spec, Lit):
+        return repr(float(spec.value))
+    return f"arg{spec.index}"
+
+
+def format_line(line: Line) -> str:
+    values = [o if isinstance(o, str) else scalar_code(o) for o in line.operands]
+    return f"{line.name} = {line.expr.format(*values)}"
+
+
+def runtime_scalars(lines) -> list:
+    """The scalars the kernel takes as arguments (init- or forward-bound), in first-use order."""
+    found = []
+    for line in lines:
+        for o in line.operands:
+            if not isinstance(o, str) and not (isinstance(o, dict) and "value" in o) \
+                    and not isinstance(o, Lit) and o not in found:
+                found.append(o)
+    return found
+
+
+def helpers(body: str) -> str:
+    return "".join(code for name, code in HELPERS.items() if name + "(" in body)

@@ -1,0 +1,185 @@
+"""ATen pointwise ops as Triton fp32 expressions, for the graph generator (graph.py).
+
+An expression is a template over its operands `{0}`, `{1}`, …: values already in registers as
+fp32 (or as booleans, for comparisons), or run-time scalars. `pointwise(node)` returns the
+template and the operands, taken from the node's schema arguments, or a reason it cannot.
+"""
+
+from __future__ import annotations
+
+from .trace import Node, Ref
+
+# One operand, no scalar arguments. Formulas shared with elementwise.py where it has them.
+UNARY = {
+    "relu": "tl.maximum({0}, 0.0)",
+    "sigmoid": "1.0 / (1.0 + tl.exp(-{0}))",
+    "silu": "{0} / (1.0 + tl.exp(-{0}))",
+    "tanh": "tanh_f32({0})",
+    "hardsigmoid": "tl.minimum(tl.maximum({0} + 3.0, 0.0), 6.0) / 6.0",
+    "hardswish": "{0} * tl.minimum(tl.maximum({0} + 3.0, 0.0), 6.0) / 6.0",
+    "mish": "{0} * tanh_f32(softplus_f32({0}, 1.0, 20.0))",
+    "abs": "tl.abs({0})",
+    "neg": "-{0}",
+    "exp": "tl.exp({0})",
+    "exp2": "tl.exp2({0})",
+    "expm1": "(tl.exp({0}) - 1.0)",
+    "log": "tl.log({0})",
+    "log2": "tl.log2({0})",
+    "log1p": "tl.log(1.0 + {0})",
+    "sqrt": "tl.sqrt({0})",
+    "rsqrt": "(1.0 / tl.sqrt({0}))",
+    "sin": "tl.sin({0})",
+    "cos": "tl.cos({0})",
+    "reciprocal": "(1.0 / {0})",
+    "erf": "tl.erf({0})",
+    "floor": "tl.floor({0})",
+    "ceil": "tl.ceil({0})",
+    "sign": "tl.where({0} > 0.0, 1.0, tl.where({0} < 0.0, -1.0, 0.0))",
+    "logical_not": "({0} == 0)",
+}
+# Two tensor-or-scalar operands (self, other).
+BINARY = {
+    "mul": "{0} * {1}",
+    "div": "{0} / {1}",
+    "maximum": "tl.maximum({0}, {1})",
+    "minimum": "tl.minimum({0}, {1})",
+    "gt": "({0} > {1})", "lt": "({0} < {1})", "ge": "({0} >= {1})", "le": "({0} <= {1})",
+    "eq": "({0} == {1})", "ne": "({0} != {1})",
+    "logical_and": "(({0} != 0) & ({1} != 0))",
+    "logical_or": "(({0} != 0) | ({1} != 0))",
+    # xlogy(x, y) = 0 where x == 0 (even if y is 0), else x·log(y)
+    "xlogy": "tl.where({0} == 0.0, 0.0, {0} * tl.log({1}))",
+}
+# pow(x, e) for exponents with an exact cheaper form; any other exponent uses exp·log,
+# which is only defined for positive bases and so is declined.
+POWERS = {1: "{0}", 2: "{0} * {0}", 3: "{0} * {0} * {0}", 4: "({0} * {0}) * ({0} * {0})",
+          0.5: "tl.sqrt({0})", -0.5: "(1.0 / tl.sqrt({0}))", -1: "(1.0 / {0})",
+          -2: "(1.0 / ({0} * {0}))"}
+FLOAT_CASTS = {"torch.float32": "{0}", "torch.float64": "{0}",
+               "torch.float16": "{0}.to(tl.float16).to(tl.float32)",
+               "torch.bfloat16": "{0}.to(tl.bfloat16).to(tl.float32)"}
+
+# Helpers a kernel file defines only when an expression calls them.
+HELPERS = {
+    "tanh_f32": '''
+@triton.jit
+def tanh_f32(x):
+    # tl has no tanh on every backend; 2·sigmoid(2x) − 1 saturates cleanly at ±1.
+    return 2.0 / (1.0 + tl.exp(-2.0 * x)) - 1.0
+''',
+    "softplus_f32": '''
+@triton.jit
+def softplus_f32(x, beta, threshold):
+    z = x * beta
+    # The min keeps exp finite in the lanes where the linear branch is taken.
+    soft = tl.log(1.0 + tl.exp(tl.minimum(z, threshold))) / beta
+    return tl.where(z > threshold, x, soft)
+''',
+}
+
+
+class Unsupported(Exception):
+    """A pointwise op whose arguments this table cannot express (the message says which)."""
+
+
+def pointwise(node: Node) -> tuple[str, list] | None:
+    """(template, operands) for a pointwise node; None when the op is not pointwise at all."""
+    name, args = node.name, dict(node.args)
+    if node.overload == "default" and name in UNARY:
+        return UNARY[name], [args["self"]]
+    if name in ("max", "min") and node.overload == "other":  # torch.max(a, b)
+        return BINARY[f"{name}imum"], [args["self"], args["other"]]
+    if name in BINARY and node.overload in ("Tensor", "Scalar", "default", "Self", "Other"):
+        return BINARY[name], [args["self"], args["other"]]
+    handler = _HANDLERS.get(name)
+    return handler(node, args) if handler else None
+
+
+def _add_sub(node: Node, args: dict):
+    sign = "+" if node.name == "add" else "-"
+    alpha = args.get("alpha", 1)
+    if alpha == 1:
+        return f"{{0}} {sign} {{1}}", [args["self"], args["other"]]
+    return f"{{0}} {sign} {float(alpha)!r} * {{1}}", [args["self"], args["other"]]
+
+
+def _rsub(node: Node, args: dict):
+    alpha = args.get("alpha", 1)
+    scale = "" if alpha == 1 else f"{float(alpha)!r} * "
+    return f"{{1}} - {scale}{{0}}", [args["self"], args["other"]]
+
+
+def _pow(node: Node, args: dict):
+    if node.overload != "Tensor_Scalar":
+        raise Unsupported(f"pow.{node.overload}: only a tensor to a constant power is written")
+    exponent = args["exponent"]
+    if exponent not in POWERS:
+        raise Unsupported(f"pow with exponent {exponent!r} (exact forms exist for "
+                          f"{', '.join(str(e) for e in POWERS)})")
+    return POWERS[exponent], [args["self"]]
+
+
+def _gelu(node: Node, args: dict):
+    if args["approximate"] == "tanh":
+        return ("{0} / (1.0 + tl.exp(-1.5957691216057308 * ({0} + 0.044715 * {0} * {0} * {0})))",
+                [args["self"]])
+    return "0.5 * {0} * (1.0 + tl.erf({0} * 0.7071067811865476))", [args["self"]]
+
+
+def _clamp(node: Node, args: dict):
+    lo, hi = args.get("min"), args.get("max")
+    if isinstance(lo, Ref) or isinstance(hi, Ref):
+        raise Unsupported("clamp with tensor bounds")
+    expr, operands = "{0}", [args["self"]]
+    if lo is not None:
+        expr, operands = f"tl.maximum({expr}, {{{len(operands)}}})", operands + [lo]
+    if hi is not None:
+        expr, operands = f"tl.minimum({expr}, {{{len(operands)}}})", operands + [hi]
+    return expr, operands
+
+
+def _where(node: Node, args: dict):
+    return "tl.where({0}, {1}, {2})", [args["condition"], args["self"], args["other"]]
+
+
+def _masked_fill(node: Node, args: dict):
+    return "tl.where({1}, {2}, {0})", [args["self"], args["mask"], args["value"]]
+
+
+def _to_copy(node: Node, args: dict):
+    dtype = args.get("dtype")
+    out = node.outs[0].dtype
+    if out == "bool":
+        return "({0} != 0)", [args["self"]]
+    key = f"torch.{out}" if dtype is None else dtype
+    if key not in FLOAT_CASTS:
+        raise Unsupported(f"a cast to {key}")
+    return FLOAT_CASTS[key], [args["self"]]
+
+
+def _identity(node: Node, args: dict):
+    return "{0}", [args["self"]]
+
+
+def _scalars(*names: str):
+    """An op whose extra schema arguments are run-time numbers, in template order."""
+    def handler(templates: dict[str, str]):
+        def handle(node: Node, args: dict):
+            return templates[node.name], [args["self"], *(args[n] for n in names)]
+        return handle
+    return handler
+
+
+_HANDLERS = {
+    "add": _add_sub, "sub": _add_sub, "rsub": _rsub, "pow": _pow, "gelu": _gelu,
+    "clamp": _clamp, "clamp_min": _clamp, "clamp_max": _clamp, "where": _where,
+    "masked_fill": _masked_fill, "_to_copy": _to_copy, "clone": _identity,
+    "alias": _identity, "detach": _identity, "lift_fresh": _identity,
+    "leaky_relu": _scalars("negative_slope")(
+        {"leaky_relu": "tl.where({0} > 0.0, {0}, {0} * {1})"}),
+    "hardtanh": _scalars("min_val", "max_val")(
+        {"hardtanh": "tl.minimum(tl.maximum({0}, {1}), {2})"}),
+    "elu": _scalars("alpha", "scale", "input_scale")(
+        {"elu": "tl.where({0} > 0.0, {0} * {2}, {2} * {1} * (tl.exp({0} * {3}) - 1.0))"}),
+    "softplus": _scalars("beta", "threshold")({"softplus": "softplus_f32({0}, {1}, {2})"}),
+}

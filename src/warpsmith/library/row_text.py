@@ -1,0 +1,126 @@
+"""The Triton text of a row_reduce kernel (row_reduce.py plans it): the same passes in both
+layouts, which differ only in how a program finds its rows and a tile its elements."""
+
+from __future__ import annotations
+
+from .layout import format_line, runtime_scalars
+from .pointwise import _arg, _host_arg
+
+IDENTITY = {"sum": "0.0", "max": '-float("inf")', "min": 'float("inf")'}
+
+# What differs between a program owning one row and one owning BLOCK_I inner columns.
+LAYOUTS = {
+    "rows": {
+        "head": ["row = tl.program_id(0).to(tl.int64)"],
+        "tile": "[BLOCK_R]",
+        "loop": ["r = start + tl.arange(0, BLOCK_R)", "mask = r < n_red"],
+        "full": "row * n_red + r", "reduced": "r", "group": "row", "group_mask": None,
+        "store_group": "row + tl.arange(0, 1)",
+    },
+    "cols": {
+        "head": ["outer = tl.program_id(0).to(tl.int64)",
+                 "cols = tl.program_id(1) * BLOCK_I + tl.arange(0, BLOCK_I)",
+                 "col_mask = cols < n_inner"],
+        "tile": "[BLOCK_R, BLOCK_I]",
+        "loop": ["r = start + tl.arange(0, BLOCK_R)",
+                 "mask = (r < n_red)[:, None] & col_mask[None, :]"],
+        "full": "(outer * n_red + r[:, None]) * n_inner + cols[None, :]", "reduced": "r[:, None]",
+        "group": "outer * n_inner + cols[None, :]", "group_mask": "col_mask[None, :]",
+        "store_group": "outer * n_inner + cols[None, :]",
+    },
+}
+
+
+def render_row(k):
+    from .families import Piece
+
+    lay = LAYOUTS[k.layout]
+    lines = [ln for p in k.passes for ln in p.before + p.loop]
+    scalars = runtime_scalars(lines)
+    body = list(lay["head"]) + [_load(ld, lay) for ld in k.loads
+                                if ld.kind in ("group", "scalar")]
+    for index, p in enumerate(k.passes):
+        body += _pass_text(k, p, index, lay)
+    body += _store_text(k, lay)
+    extra = ["n_inner"] if k.layout == "cols" else []
+    blocks = "BLOCK_R: tl.constexpr" + (", BLOCK_I: tl.constexpr" if k.layout == "cols" else "")
+    params = [f"{ld.name}_ptr" for ld in k.loads] + [f"{o}_ptr" for o in k.outs] + \
+        ["n_red"] + extra + [_arg(s) for s in scalars] + [blocks]
+    kernel = "\n@triton.jit\ndef " + k.name + "(" + ", ".join(params) + "):\n" + \
+        "\n".join("    " + b if b else "" for b in body) + "\n"
+    return Piece(kernel, _launch(k, scalars))
+
+
+def _pass_text(k, p, index: int, lay) -> list[str]:
+    text = [format_line(ln) for ln in p.before]
+    if not p.loop and not p.reductions and not (k.store == "full" and index == len(k.passes) - 1):
+        return text
+    what = ", ".join(r.name for r in p.reductions) or "the output"
+    text.append(f"# pass {index + 1}: {what}")
+    for r in p.reductions:
+        text.append(f"acc_{r.name} = tl.full({lay['tile']}, {IDENTITY[r.combine]}, "
+                    "tl.float32)")
+    text.append("for start in range(0, n_red, BLOCK_R):")
+    loop = list(lay["loop"]) + [_load(ld, lay) for ld in k.loads if ld.name in p.loads]
+    loop += [format_line(ln) for ln in p.loop]
+    for r in p.reductions:
+        masked = f"tl.where(mask, {r.source}, {IDENTITY[r.combine]})"
+        loop.append(f"acc_{r.name} += {masked}" if r.combine == "sum" else
+                    f"acc_{r.name} = tl.{r.combine}imum(acc_{r.name}, {masked})")
+    if k.store == "full" and index == len(k.passes) - 1:
+        loop.append(f"tl.store(out_ptr + {lay['full']}, "
+                    f"{k.results[0]}.to(out_ptr.dtype.element_ty), mask=mask)")
+    text += ["    " + ln for ln in loop]
+    for r in p.reductions:
+        total = f"tl.{r.combine}(acc_{r.name}, axis=0, keep_dims=True)"
+        if k.store == "partial":  # the finish kernel finalizes, over every row's total
+            text.append(f"{r.name} = {total}")
+        else:
+            text.append(f"{r.name} = " + r.finalize.format(acc=total, count="n_red"))
+    return text
+
+
+def _store_text(k, lay) -> list[str]:
+    if k.store == "full":
+        return []
+    mask = f", mask={lay['group_mask']}" if lay["group_mask"] else ""
+    names = [r.name for r in k.passes[0].reductions] if k.store == "partial" else k.results
+    return [f"tl.store({o}_ptr + {lay['store_group']}, {n}.to({o}_ptr.dtype.element_ty){mask})"
+            for o, n in zip(k.outs, names, strict=True)]
+
+
+def _load(ld, lay) -> str:
+    cast = "" if ld.dtype == "bool" else ".to(tl.float32)"
+    if ld.kind == "scalar":
+        return f"{ld.name} = tl.load({ld.name}_ptr){cast}"
+    if ld.kind == "group":
+        mask = f", mask={lay['group_mask']}, other=0" if lay["group_mask"] else ""
+        return f"{ld.name} = tl.load({ld.name}_ptr + {lay['group']}{mask}){cast}"
+    return f"{ld.name} = tl.load({ld.name}_ptr + {lay[ld.kind]}, mask=mask, other=0){cast}"
+
+
+def _launch(k, scalars) -> tuple[str, ...]:
+    first, last = k.first, k.last
+    lines = [f"F = {k.shape_of}.shape",
+             f"n_red = math.prod(F[{first}:{last + 1}])"]
+    device = f"device={k.shape_of}.device"
+    sizes = ", ".join(k.out_sizes) + ("," if len(k.out_sizes) == 1 else "")
+    for o in k.outs:
+        lines.append(f"{o} = torch.empty(({sizes}), dtype=torch.{k.out_dtype}, {device})")
+    args = [ld.host if ld.kind == "scalar" else f"{ld.host}.contiguous()" for ld in k.loads]
+    args += list(k.outs) + ["n_red"]
+    if k.layout == "rows":
+        lines += ["block_r = min(RED_BLOCK_R, triton.next_power_of_2(n_red))",
+                  f"grid = (math.prod(F[:{first}]),)"]
+        blocks = "BLOCK_R=block_r"
+    else:
+        # a BLOCK_R × BLOCK_I tile holds about RED_BLOCK_R elements
+        lines += [f"n_inner = math.prod(F[{last + 1}:])",
+                  "block_r = min(max(RED_BLOCK_R // RED_BLOCK_I, 1), "
+                  "triton.next_power_of_2(n_red))",
+                  f"grid = (math.prod(F[:{first}]), triton.cdiv(n_inner, RED_BLOCK_I))"]
+        args.append("n_inner")
+        blocks = "BLOCK_R=block_r, BLOCK_I=RED_BLOCK_I"
+    args += [_host_arg(s) for s in scalars]
+    lines += [f"{k.name}[grid](", f"    {', '.join(args)},", f"    {blocks}, num_warps=RED_WARPS)"]
+    return tuple(lines)

@@ -1,0 +1,99 @@
+"""The tools that run a candidate: verify_kernel (correctness, and timing where there is a GPU)
+and time_kernel (timing, which needs one). The verifier and torch are imported when a tool
+first runs, not when the server starts."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+from pathlib import Path
+
+from mcp.types import CallToolResult
+
+from ... import config
+from ...types import Verdict
+from .common import Device, Profile, Source, Task, keep_source, num, result
+
+# One verification, timing or search at a time: two timings sharing a GPU corrupt each other's
+# numbers, and on the CPU one interpreter run already fills the cores. Other calls (list, show,
+# find) do not wait for it.
+EXCLUSIVE = threading.Lock()
+
+
+def verify_kernel(task: Task, source: Source, device: Device = None,
+                  profile: Profile = "quick") -> CallToolResult:
+    """Verify a candidate kernel against a task: static rules, then many random inputs and
+    shapes compared with the reference, then timing against PyTorch eager and torch.compile when
+    the server has a GPU. Returns the status ('passed' only when accepted), why it failed, and
+    feedback to fix it. Takes seconds on the CPU, longer with timing. A repeat of the same source
+    is answered from the store."""
+    from ...store import verdict_to_dict
+
+    verdict = _verify(task, keep_source(task, source), device, profile)
+    return result(verdict_text(verdict), verdict_to_dict(verdict))
+
+
+def time_kernel(task: Task, source: Source, profile: Profile = "quick") -> CallToolResult:
+    """Time a candidate on the server's GPU against PyTorch eager and torch.compile (correctness
+    is checked first: an incorrect kernel is not timed). Returns median times with their spread,
+    the speedups and the fraction of the roofline reached. Needs a CUDA GPU: without one it says
+    so and times nothing."""
+    import torch
+
+    from ...store import verdict_to_dict
+
+    if not torch.cuda.is_available():
+        return result("not timed: timing needs a CUDA GPU and this server has none. "
+                      "verify_kernel still checks correctness here, on the CPU interpreter; "
+                      "run the server on a GPU machine to time.",
+                      {"timed": False, "reason": "no CUDA GPU on the server"}, error=True)
+    verdict = _verify(task, keep_source(task, source), "cuda", profile)
+    data = verdict_to_dict(verdict) | {"timed": verdict.timing_measured}
+    return result(timing_text(verdict), data)
+
+
+def _verify(task: str, path: Path, device: str | None, profile: str) -> Verdict:
+    from ... import verify
+    from ...store import VerdictStore
+
+    store = VerdictStore(config.db_path())
+    try:
+        with EXCLUSIVE:
+            verdict = verify(task, path, device=device, profile=profile, store=store)
+    finally:
+        store.close()
+    # a stored verdict names the file it was made from, perhaps one since gone: this is ours
+    return replace(verdict, candidate=str(path))
+
+
+def verdict_text(v: Verdict) -> str:
+    lines = [f"{v.status} (correct: {str(v.correct).lower()}) for {v.task} on {v.device}"
+             + (" — stored verdict of the same source" if v.cached else "")]
+    if v.shapes_checked:
+        lines.append(f"shapes checked: {', '.join(v.shapes_checked)}"
+                     + (f"; skipped as too large for the CPU: {', '.join(v.shapes_skipped)}"
+                        if v.shapes_skipped else ""))
+    if v.kernels_launched:
+        lines.append(f"kernels that ran: {', '.join(v.kernels_launched)}")
+    if v.passed and not v.timing_measured:
+        lines.append("not timed: timing needs a CUDA GPU (time_kernel on a GPU server)")
+    lines.append(v.feedback or "\n".join(f"- {r}" for r in v.reasons))
+    lines += [f"warning: {w}" for w in v.warnings]
+    return "\n".join(lines)
+
+
+def timing_text(v: Verdict) -> str:
+    if not v.timing_measured:
+        return (f"not timed: the candidate did not pass verification ({v.status}); fix it "
+                f"first.\n{verdict_text(v)}")
+    lines = [f"{v.status} on {v.device}, timed at shape {v.timed_shape}:"]
+    lines += [f"- {t.name}: median {t.median_us:.1f} µs (IQR {t.iqr_us:.1f}, min {t.min_us:.1f}, "
+              f"{t.calls} calls)" for t in v.timings]
+    if v.speedup_vs_eager is not None:
+        lines.append(f"speedup {v.speedup_vs_eager:.2f}× vs eager, "
+                     f"{num(v.speedup_vs_compile, '.2f')}× vs torch.compile; "
+                     f"{num(v.roofline_fraction, '.0%')} of the roofline floor "
+                     f"({num(v.floor_us, '.3g')} µs)")
+    lines += [f"- {r}" for r in v.reasons]
+    lines += [f"warning: {w}" for w in v.warnings]
+    return "\n".join(lines)

@@ -1,0 +1,105 @@
+"""The optimize tool: a short search, with the offline library or an LLM."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated, Literal
+
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult
+from pydantic import Field
+
+from ... import config
+from ...types import Verdict
+from .checks import EXCLUSIVE
+from .common import Device, Task, result, slug
+
+DEFAULT_BUDGET = "calls=8,usd=1,wall=10m"  # a tool call should end while the agent waits
+# search.registry's names, written out: the registry imports every strategy and with them
+# torch, and these go into the schema sent before any tool runs (a test keeps them equal)
+LIBRARY = "library"
+LLM_STRATEGIES = ["one-shot", "best-of-n", "refine", "judge", "evolve", "tune"]
+
+
+def optimize_kernel(
+        task: Task,
+        model: Annotated[str | None, Field(description=(
+            "Leave out for the offline kernel library (no LLM, no key). Otherwise an LLM spec: "
+            "openai:MODEL, anthropic:MODEL, openai-compatible:BASE_URL#MODEL; its API key must "
+            "be in the server's environment."))] = None,
+        strategy: Annotated[str | None, Field(description=(
+            f"Only with a model: {', '.join(LLM_STRATEGIES)} [default: refine]."))] = None,
+        budget: Annotated[str, Field(description=(
+            "Limits, the run stops at the first reached: calls, usd, tokens, wall, gpu, "
+            "e.g. 'calls=8,usd=1,wall=10m'."))] = DEFAULT_BUDGET,
+        samples: Annotated[int, Field(ge=1, le=8, description=(
+            "best-of-n: samples; refine: independent chains."))] = 2,
+        depth: Annotated[int, Field(ge=1, le=8, description="refine: rounds per chain.")] = 2,
+        device: Device = None,
+        language: Literal["triton", "cuda"] = "triton") -> CallToolResult:
+    """Search for a verified kernel for a task and return the best one's source and verdict.
+    Without a model it renders kernels from warpsmith's offline library (seconds, if the task is
+    one of its op families); with a model it asks the LLM, verifies every answer and feeds the
+    failures back, within a small budget (minutes). Every attempt is recorded in the store."""
+    from ...search import Settings, parse_budget
+    from ...search import optimize as run_optimize
+
+    model, strategy = _model_and_strategy(model, strategy)
+    limits = parse_budget(budget)
+    if model != LIBRARY and limits.describe() == "unlimited":
+        raise ToolError("give a budget with at least one limit, e.g. 'calls=8,wall=10m'")
+    settings = Settings(language=language, device=device or _default_device(),
+                        samples=samples, depth=depth)
+    out = config.home() / "mcp" / "best" / f"{slug(task)}-{secrets.token_hex(4)}.py"
+    with EXCLUSIVE:
+        run = run_optimize(task, model, strategy, settings=settings, budget=limits, out=out)
+    return result(_optimize_text(run), _optimize_data(run))
+
+
+def _model_and_strategy(model: str | None, strategy: str | None) -> tuple[str, str]:
+    if model:
+        return model, strategy or "refine"
+    if strategy is not None:
+        raise ToolError(f"strategy {strategy!r} asks a model: give model, e.g. "
+                        "'openai:gpt-4.1' or 'anthropic:claude-sonnet-4-5'")
+    return LIBRARY, LIBRARY
+
+
+def _default_device() -> str:
+    import torch
+
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def _optimize_data(run) -> dict:
+    from ...store import verdict_to_dict
+
+    best = run.best
+    return {"run_id": run.run_id, "status": run.status,
+            "best_candidate": str(run.best_path) if run.best_path else None,
+            "source": best.source if best else None,
+            "verdict": verdict_to_dict(best.verdict) if best else None,
+            "spend": run.spend, "stopped_by": run.stopped_by,
+            "attempts": run.attempts, "note": run.note or None}
+
+
+def _optimize_text(run) -> str:
+    stop = f"; budget reached ({run.stopped_by})" if run.stopped_by else ""
+    lines = [f"run {run.run_id}: {run.status}{stop}; {run.attempts} attempts; "
+             f"spent {run.spend['calls']} LLM calls, ${run.spend['usd']:.4f}, "
+             f"{run.spend['wall_s']:.0f} s"]
+    if run.note:
+        lines.append(run.note)
+    if run.best is None:
+        lines.append("no verified kernel; each attempt's verdict is in the store "
+                     f"(`warpsmith runs show {run.run_id}`)")
+        return "\n".join(lines)
+    lines.append(f"best verified kernel ({speed(run.best.verdict)}), also written to "
+                 f"{run.best_path}:\n```python\n{run.best.source.rstrip()}\n```")
+    return "\n".join(lines)
+
+
+def speed(v: Verdict) -> str:
+    if v.speedup_vs_eager is None:
+        return f"passed on {v.device}, not timed"
+    return f"passed on {v.device}, {v.speedup_vs_eager:.2f}× vs eager"
