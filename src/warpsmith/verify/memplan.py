@@ -16,8 +16,8 @@ either side whatever the number of calls:
 
 On a GPU both sides share the device's free memory; on the CPU, available RAM. When the
 profile's plan does not fit, timing sets are cut to one. When not even that fits, the task is
-too large for this machine: the verifier's limit, reported as the status `too_large` with both numbers,
-never the candidate's failure.
+too large for this machine: the verifier's limit, reported as the status `too_large` with
+both numbers, never the candidate's failure.
 
 The estimate is coarse (the reference's temporaries are a guess); an allocation that still
 fails is caught by the pipeline and reported as `too_large` too.
@@ -111,10 +111,10 @@ def plan(task: Task, shape: str, prof: VerifyProfile, device: str) -> Plan:
     budget = available(device)
     timed = device == "cuda"
     cuts = []
-    for prof, cut in _ladder(prof):
+    for step, cut in _ladder(prof):
         cuts += [cut] if cut else []
-        if (bytes_ := needed(s, prof.timing_sets if timed else 0)) <= budget:
-            return Plan(prof, tuple(cuts), bytes_, budget)
+        if (bytes_ := needed(s, step.timing_sets if timed else 0)) <= budget:
+            return Plan(step, tuple(cuts), bytes_, budget)
     raise TooLarge(bytes_, budget, device)
 
 

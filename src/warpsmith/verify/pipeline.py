@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import gc
 import hashlib
-import io
 import json
 import platform
 import shutil
@@ -28,13 +27,13 @@ from ..tasks.counting import count_cost
 from ..tasks.gpus import roofline_floor
 from ..tasks.suite import resolve_task
 from ..types import CaseResult, Task, Verdict
-from . import gpukernels, ipc, jail, memplan, prestart, static
+from . import collect, gpukernels, jail, memplan, prestart, static
 from .correctness import compare
 from .feedback import feedback_text
 from .gates import apply_gates
 from .outcome import interpret_outcome, timing_problem
-from .protocol import CASES_FILE, JOB_FILE, Job, Malformed
-from .reference import Prepared, checked, evaluate, prepare
+from .protocol import CASES_FILE, JOB_FILE, Job
+from .reference import Prepared, checked, prepare
 from .sandbox import run_worker
 
 VERIFIER_VERSION = "3"
@@ -102,7 +101,8 @@ def _run(task, candidate, device, prof, base, accept_suspect) -> Verdict:
     if mem.cuts:
         notes.append(f"memory plan: {'; '.join(mem.cuts)}")
     prof = mem.profile
-    base = replace(base, memory={"plan_gib": _gib(mem.needed), "budget_gib": _gib(mem.budget)})
+    base = replace(base, memory={"plan_gib": collect.gib(mem.needed),
+                                 "budget_gib": collect.gib(mem.budget)})
     if device == "cuda":
         torch.cuda.reset_peak_memory_stats()
     start = time.perf_counter()
@@ -112,10 +112,6 @@ def _run(task, candidate, device, prof, base, accept_suspect) -> Verdict:
                    warnings=base.warnings + tuple(notes))
     verdict = _run_candidate(task, candidate, device, prof, prepared, base, stages)
     return apply_gates(verdict, task, accept_suspect)
-
-
-def _gib(n: float) -> float:
-    return round(n / 2**30, 3)
 
 
 def _static_verdict(scan: static.Scan, base: Verdict, device: str,
@@ -178,15 +174,15 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
         if ahead:
             prestart.SPARES.refill(device, env)
         outcome = run_worker(job_dir, scratch, prof.timeout_s, env,
-                             max_bytes=_message_limit(task, prepared, device, prof),
+                             max_bytes=collect.message_limit(task, prepared, device, prof),
                              started=spare, secret=job_secrets(prepared),
-                             on_case=_CaseReader(task, prepared, device, stages))
+                             on_case=collect.CaseReader(task, prepared, device, stages))
         if when != "off" and not ahead:
             prestart.SPARES.refill(device, env)
         stages |= {"candidate_process": outcome.seconds}
         stages |= (outcome.report or {}).get("stage_seconds", {})
         base = replace(base, stage_seconds=stages, log_tail=outcome.log_tail[-2000:],
-                       memory=base.memory | _peaks(outcome.report, device))
+                       memory=base.memory | collect.peaks(outcome.report, device))
         early = interpret_outcome(outcome, base, len(checked(prepared.cases)))
         if early is not None:
             return early
@@ -204,30 +200,6 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
         shutil.rmtree(scratch, ignore_errors=True)
         if spare is not None:
             shutil.rmtree(spare.scratch, ignore_errors=True)
-
-
-def _peaks(report: dict | None, device: str) -> dict[str, float]:
-    """The peak GPU memory each side allocated in this verification: ours from torch, the
-    candidate's process's as it reports it (untrusted: a number, or left out)."""
-    if device != "cuda":
-        return {}
-    peaks = {"trusted_peak_gib": _gib(torch.cuda.max_memory_allocated())}
-    claimed = (report or {}).get("peak_bytes")
-    if isinstance(claimed, int) and not isinstance(claimed, bool) and 0 <= claimed < 2**50:
-        peaks["candidate_peak_gib"] = _gib(claimed)
-    return peaks
-
-
-def _message_limit(task: Task, prepared: Prepared, device: str, prof: VerifyProfile) -> int:
-    """The bound of one frame: the report, and on the CPU one call's outputs (torch.save
-    bytes) twice over; on a GPU outputs travel as IPC handles. A flood is cut off."""
-    if device == "cuda":
-        return 64 << 20
-    try:
-        outputs = memplan.sizes(task, prepared.timed_shape, device).outputs
-    except Exception:  # the task on meta tensors (`.item()`): the CPU's size bound instead
-        outputs = prof.cpu_max_bytes
-    return 2 * outputs + (64 << 20)
 
 
 def write_job(job_dir, task, candidate, device, prof, prepared: Prepared) -> None:
@@ -251,63 +223,6 @@ def job_secrets(prepared: Prepared) -> bytes:
     its stdin once the candidate is imported (child/worker._secrets)."""
     return (json.dumps({"seeds": [c.seed for c in prepared.cases],
                         "probes": prepared.probe_positions}) + "\n").encode()
-
-
-class _CaseReader:
-    """sandbox.run_worker's on_case: each checked call's outputs as they come, compared with
-    that call's reference, computed now (reference.evaluate) and let go with them, so one
-    call's data is resident at a time. Returns that call's results."""
-
-    def __init__(self, task: Task, prepared: Prepared, device: str, stages: dict):
-        self.task, self.prepared, self.device, self.stages = task, prepared, device, stages
-        self.calls = checked(prepared.cases)
-        self.next = 0
-
-    def __call__(self, head: dict, payload: bytes) -> tuple[CaseResult, ...]:
-        if head.get("call") != self.next or self.next >= len(self.calls):
-            raise Malformed(f"the candidate's process sent outputs for call {head.get('call')!r}"
-                            f" where call {self.next} of {len(self.calls)} was due")
-        start = time.perf_counter()
-        try:
-            return self._compare(self.calls[self.next], payload)
-        finally:
-            self.next += 1
-            if self.device == "cuda":  # the worker's next call needs what we cached
-                torch.cuda.empty_cache()
-            self.stages["compare"] = self.stages.get("compare", 0.0) + \
-                time.perf_counter() - start
-
-    def _compare(self, call, payload: bytes) -> tuple[CaseResult, ...]:
-        case = evaluate(self.task, self.prepared, call, self.device)
-        if case is None:  # the reference is not finite here: this call proves nothing
-            return ()
-        got = read_outputs(payload, [case.ref], self.device)
-        if got is None:
-            raise Malformed("the outputs that came back are not a list of tensors per call")
-        outs = got[0]
-        if len(outs) != len(case.ref):
-            return (CaseResult(case.shape, case.variant, ok=False,
-                               problem=f"{len(outs)} outputs, expected {len(case.ref)}"),)
-        return tuple(compare(out, exact, ref, case.shape, case.variant, self.task.tolerance)
-                     for out, exact, ref in zip(outs, case.exact, case.ref, strict=True))
-
-
-def read_outputs(outputs: bytes, refs: list[list], device: str) -> list[list] | None:
-    """The candidate's outputs, one list of tensors per call of `refs` (the reference's
-    outputs of those calls), or None when the bytes are not that. They come from the
-    candidate's process and may be hostile: torch.load with weights_only on the CPU; on a GPU,
-    IPC handles read only as our reference's shapes."""
-    try:
-        if device == "cuda":
-            return ipc.read_manifest(outputs, refs)
-        result = torch.load(io.BytesIO(outputs), weights_only=True)
-    except Exception:  # any unreadable payload is the candidate's failure, not ours
-        return None
-    got = result.get("outputs") if isinstance(result, dict) else None
-    if not isinstance(got, list) or len(got) != len(refs) or not all(
-            isinstance(o, list) and all(isinstance(t, torch.Tensor) for t in o) for o in got):
-        return None
-    return got
 
 
 def _correctness_verdict(base, report, results, names: set[str]) -> Verdict:

@@ -53,9 +53,10 @@ def run_worker(job_dir: Path, scratch: Path, timeout_s: float, env: dict[str, st
     """`on_case(header, payload)` runs for each case frame (protocol.py) while the worker
     waits for its ACK (a GPU worker keeps that call's exported outputs alive until then); it
     returns what Outcome.collected keeps, or raises protocol.Malformed when the frame is not
-    what was expected (the outcome is then malformed). The time it takes does not count against the worker's
-    deadline. `max_bytes`: the bound of one frame. `program`: the Python arguments that start the worker (the tuner's
-    ranking worker is another); it is called with the job folder and the message pipe's fd.
+    what was expected (the outcome is then malformed). The time it takes does not count
+    against the worker's deadline. `max_bytes`: the bound of one frame. `program`: the
+    Python arguments that start the worker (the tuner's ranking worker is another); it is
+    called with the job folder and the message pipe's fd.
     `started`: a worker already running and waiting for its job (start_waiting); it gets this
     job (and runs in its own scratch folder) and the deadline counts from now. If it is gone,
     a fresh worker is started instead. `secret`: written to its stdin once it has its job,

@@ -1,0 +1,103 @@
+"""The trusted side's half of the streamed checked calls: each call's outputs read as they
+come (untrusted bytes: torch.load with weights_only on the CPU, IPC handles read only as our
+reference's shapes on a GPU), compared with that call's reference computed then, and let go;
+the bound of one frame; the peak memory of both sides."""
+
+from __future__ import annotations
+
+import io
+import time
+
+import torch
+
+from ..config import VerifyProfile
+from ..types import CaseResult, Task
+from . import ipc, memplan
+from .correctness import compare
+from .protocol import Malformed
+from .reference import Prepared, checked, evaluate
+
+
+class CaseReader:
+    """sandbox.run_worker's on_case: each checked call's outputs as they come, compared with
+    that call's reference, computed now (reference.evaluate) and let go with them, so one
+    call's data is resident at a time. Returns that call's results."""
+
+    def __init__(self, task: Task, prepared: Prepared, device: str, stages: dict):
+        self.task, self.prepared, self.device, self.stages = task, prepared, device, stages
+        self.calls = checked(prepared.cases)
+        self.next = 0
+
+    def __call__(self, head: dict, payload: bytes) -> tuple[CaseResult, ...]:
+        if head.get("call") != self.next or self.next >= len(self.calls):
+            raise Malformed(f"the candidate's process sent outputs for call {head.get('call')!r}"
+                            f" where call {self.next} of {len(self.calls)} was due")
+        start = time.perf_counter()
+        try:
+            return self._compare(self.calls[self.next], payload)
+        finally:
+            self.next += 1
+            if self.device == "cuda":  # the worker's next call needs what we cached
+                torch.cuda.empty_cache()
+            self.stages["compare"] = self.stages.get("compare", 0.0) + \
+                time.perf_counter() - start
+
+    def _compare(self, call, payload: bytes) -> tuple[CaseResult, ...]:
+        case = evaluate(self.task, self.prepared, call, self.device)
+        if case is None:  # the reference is not finite here: this call proves nothing
+            return ()
+        got = read_outputs(payload, [case.ref], self.device)
+        if got is None:
+            raise Malformed("the outputs that came back are not a list of tensors per call")
+        outs = got[0]
+        if len(outs) != len(case.ref):
+            return (CaseResult(case.shape, case.variant, ok=False,
+                               problem=f"{len(outs)} outputs, expected {len(case.ref)}"),)
+        return tuple(compare(out, exact, ref, case.shape, case.variant, self.task.tolerance)
+                     for out, exact, ref in zip(outs, case.exact, case.ref, strict=True))
+
+
+def read_outputs(outputs: bytes, refs: list[list], device: str) -> list[list] | None:
+    """The candidate's outputs, one list of tensors per call of `refs` (the reference's
+    outputs of those calls), or None when the bytes are not that. They come from the
+    candidate's process and may be hostile: torch.load with weights_only on the CPU; on a GPU,
+    IPC handles read only as our reference's shapes."""
+    try:
+        if device == "cuda":
+            return ipc.read_manifest(outputs, refs)
+        result = torch.load(io.BytesIO(outputs), weights_only=True)
+    except Exception:  # any unreadable payload is the candidate's failure, not ours
+        return None
+    got = result.get("outputs") if isinstance(result, dict) else None
+    if not isinstance(got, list) or len(got) != len(refs) or not all(
+            isinstance(o, list) and all(isinstance(t, torch.Tensor) for t in o) for o in got):
+        return None
+    return got
+
+
+def peaks(report: dict | None, device: str) -> dict[str, float]:
+    """The peak GPU memory each side allocated in this verification: ours from torch, the
+    candidate's process's as it reports it (untrusted: a number, or left out)."""
+    if device != "cuda":
+        return {}
+    peaks = {"trusted_peak_gib": gib(torch.cuda.max_memory_allocated())}
+    claimed = (report or {}).get("peak_bytes")
+    if isinstance(claimed, int) and not isinstance(claimed, bool) and 0 <= claimed < 2**50:
+        peaks["candidate_peak_gib"] = gib(claimed)
+    return peaks
+
+
+def message_limit(task: Task, prepared: Prepared, device: str, prof: VerifyProfile) -> int:
+    """The bound of one frame: the report, and on the CPU one call's outputs (torch.save
+    bytes) twice over; on a GPU outputs travel as IPC handles. A flood is cut off."""
+    if device == "cuda":
+        return 64 << 20
+    try:
+        outputs = memplan.sizes(task, prepared.timed_shape, device).outputs
+    except Exception:  # the task on meta tensors (`.item()`): the CPU's size bound instead
+        outputs = prof.cpu_max_bytes
+    return 2 * outputs + (64 << 20)
+
+
+def gib(n: float) -> float:
+    return round(n / 2**30, 3)
