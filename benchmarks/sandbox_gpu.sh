@@ -7,16 +7,7 @@
 # Run from the repository root: bash benchmarks/sandbox_gpu.sh OUT_DIR
 set -uo pipefail
 out=${1:-/tmp/sandbox-gpu}; mkdir -p "$out"
-if ! command -v bwrap >/dev/null; then
-  for f in .sbx/bubblewrap_*.deb; do dpkg -x "$f" /tmp/bw; done
-  export WARPSMITH_BWRAP=/tmp/bw/usr/bin/bwrap
-fi
-if ! python3 -c 'import ctypes.util,sys; sys.exit(not ctypes.util.find_library("seccomp"))'; then
-  for f in .sbx/libseccomp2_*.deb; do dpkg -x "$f" /; done; ldconfig
-fi
-python3 -m pip install -q --no-index --no-deps --target /tmp/site .sbx/pyseccomp-*.whl
-export PYTHONPATH=$PWD/src:/tmp/site PYTHONUNBUFFERED=1
-ws() { python3 -c 'import sys; from warpsmith.cli.main import main; sys.exit(main())' "$@"; }
+. benchmarks/gpu_env.sh
 python3 - <<'PY' 2>&1 | tee "$out/probe.txt"
 from warpsmith.verify import jail
 import torch, os, glob

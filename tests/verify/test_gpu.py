@@ -3,6 +3,7 @@
 import pytest
 import torch
 
+from warpsmith.tasks.suite import resolve_task
 from warpsmith.verify.pipeline import verify
 
 from .conftest import corpus, header
@@ -13,9 +14,12 @@ pytestmark = [pytest.mark.gpu,
 
 @pytest.mark.parametrize("path", corpus("good"), ids=lambda p: p.stem)
 def test_honest_candidate_passes_and_is_timed_on_the_gpu(path):
-    v = verify(header(path, "task"), path, device="cuda")
+    task = resolve_task(header(path, "task"))
+    v = verify(task, path, device="cuda")
     assert v.status == "passed", v.feedback
-    assert v.timing_measured and v.timed_shape == "gpu"
+    assert v.timing_measured and v.timed_shape == task.shapes[-1].name  # the largest
+    assert 0 < v.memory["trusted_peak_gib"] + v.memory["candidate_peak_gib"] <= \
+        v.memory["plan_gib"] * 1.25, v.memory  # the plan holds (a coarse estimate)
     assert v.speedup_vs_eager > 0 and v.peak_floor_us > 0
 
 
