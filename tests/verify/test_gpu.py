@@ -18,8 +18,9 @@ def test_honest_candidate_passes_and_is_timed_on_the_gpu(path):
     v = verify(task, path, device="cuda")
     assert v.status == "passed", v.feedback
     assert v.timing_measured and v.timed_shape == task.shapes[-1].name  # the largest
-    assert 0 < v.memory["trusted_peak_gib"] + v.memory["candidate_peak_gib"] <= \
-        v.memory["plan_gib"] * 1.25, v.memory  # the plan holds (a coarse estimate)
+    m = v.memory  # each side within its share of the plan (a coarse estimate: +25% + 1 GiB)
+    assert m["trusted_peak_gib"] <= m["plan_trusted_gib"] * 1.25 + 1, m
+    assert m["candidate_peak_gib"] <= m["plan_candidate_gib"] * 1.25 + 1, m
     assert v.speedup_vs_eager > 0 and v.peak_floor_us > 0
 
 

@@ -5,7 +5,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from warpsmith.verify.outcome import timing_problem
+from warpsmith.types import Verdict
+from warpsmith.verify.outcome import _error_verdict, timing_problem
 
 CASES = [SimpleNamespace(variant="base", probes=[]),
          SimpleNamespace(variant="timing", probes=[3, 7])]
@@ -38,3 +39,22 @@ def test_a_malformed_timing_entry_is_named(change):
 
 def test_not_a_dict_at_all():
     assert timing_problem([1, 2], CASES, {"gpu": {}}) != ""
+
+
+def _oom(stage: str, memory: dict):
+    base = Verdict(status="crashed", task="t", candidate="c", device="cuda", memory=memory)
+    report = {"stage": stage, "error": {"type": "OutOfMemoryError", "traceback": "",
+                                        "message": "CUDA out of memory"}}
+    return _error_verdict(report, base)
+
+
+def test_out_of_memory_within_the_plan_is_the_machines_limit_not_the_candidates():
+    v = _oom("forward", {"plan_candidate_gib": 40.0, "candidate_peak_gib": 32.3})
+    assert v.status == "too_large" and "not the candidate" in v.reasons[0]
+    assert _oom("inputs", {}).status == "too_large"  # its inputs are the verifier's
+
+
+def test_out_of_memory_beyond_the_plan_or_without_one_is_the_candidates():
+    assert _oom("forward", {"plan_candidate_gib": 4.0, "candidate_peak_gib": 30.0}).status \
+        == "runtime_error"
+    assert _oom("forward", {}).status == "runtime_error"

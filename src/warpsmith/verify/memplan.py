@@ -73,12 +73,20 @@ def _bytes(tensors) -> int:
 
 
 def needed(s: Sizes, timing: int) -> int:
+    """Bytes of both sides at their joint peak: the trusted side's while a call is checked
+    (the worker holds that call meanwhile), or the worker's while it is timed."""
+    trusted, (worker, timed) = sides(s, timing)
+    return int(max(trusted + worker, s.params * (1 + s.high) + timed))
+
+
+def sides(s: Sizes, timing: int) -> tuple[int, tuple[int, int]]:
+    """(the trusted side's peak, (the worker's while checked, while timed)) in bytes."""
     models = s.params * (1 + s.high)
     forward = s.inputs * (1 + s.high) + s.outputs * (1 + s.high) * (1 + TEMPORARIES)
     comparison = s.outputs * (2 + s.high) + COMPARE_BYTES
     worker = s.params + 2 * s.inputs + 2 * s.outputs
     timed = (timing + 2) * s.inputs + 2 * s.outputs + 2 * s.params + L2_FLUSH_BYTES
-    return int(models + max(max(forward, comparison) + worker, timed if timing else 0))
+    return int(models + max(forward, comparison)), (int(worker), int(timed) if timing else 0)
 
 
 def available(device: str) -> int:
@@ -99,6 +107,8 @@ class Plan:
     cuts: tuple[str, ...]  # what was cut
     needed: int  # bytes, both sides together (0: no plan could be made)
     budget: int  # bytes available to them
+    trusted: int = 0  # bytes: the trusted side's peak
+    candidate: int = 0  # bytes: the worker's peak, checked or timed
 
 
 def plan(task: Task, shape: str, prof: VerifyProfile, device: str) -> Plan:
@@ -114,7 +124,8 @@ def plan(task: Task, shape: str, prof: VerifyProfile, device: str) -> Plan:
     for step, cut in _ladder(prof):
         cuts += [cut] if cut else []
         if (bytes_ := needed(s, step.timing_sets if timed else 0)) <= budget:
-            return Plan(step, tuple(cuts), bytes_, budget)
+            trusted, worker = sides(s, step.timing_sets if timed else 0)
+            return Plan(step, tuple(cuts), bytes_, budget, trusted, max(worker))
     raise TooLarge(bytes_, budget, device)
 
 

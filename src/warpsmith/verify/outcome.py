@@ -90,8 +90,21 @@ def _error_verdict(report: dict, base: Verdict) -> Verdict:
     if stage in ("setup", "inputs") and kind in ("OutOfMemoryError", "MemoryError"):
         status = "too_large"  # the worker's own job or inputs, not the candidate's call
         text += " (the verifier's limit on this machine, not the candidate's)"
+    elif kind == "OutOfMemoryError" and _within_plan(base.memory):
+        status = "too_large"
+        text += (f" (the candidate's process had allocated at most "
+                 f"{base.memory['candidate_peak_gib']} GiB, within the memory plan's "
+                 f"{base.memory['plan_candidate_gib']} GiB: the machine ran out, not the "
+                 "candidate)")
     return replace(base, status=status, reasons=(text[:1500],),
                    log_tail=(error.get("traceback") or "")[-3000:] + "\n" + base.log_tail)
+
+
+def _within_plan(memory: dict) -> bool:
+    """Whether the candidate's process stayed within its share of the memory plan (its
+    peak as it reports it; +25% and 1 GiB for the estimate's coarseness)."""
+    peak, share = memory.get("candidate_peak_gib"), memory.get("plan_candidate_gib")
+    return bool(share) and peak is not None and peak <= share * 1.25 + 1
 
 
 def timing_problem(timing, cases: list, shapes) -> str:

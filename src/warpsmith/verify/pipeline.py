@@ -101,12 +101,15 @@ def _run(task, candidate, device, prof, base, accept_suspect) -> Verdict:
     if mem.cuts:
         notes.append(f"memory plan: {'; '.join(mem.cuts)}")
     prof = mem.profile
-    base = replace(base, memory={"plan_gib": collect.gib(mem.needed),
-                                 "budget_gib": collect.gib(mem.budget)})
+    base = replace(base, memory={k: collect.gib(v) for k, v in (
+        ("plan_gib", mem.needed), ("budget_gib", mem.budget),
+        ("plan_trusted_gib", mem.trusted), ("plan_candidate_gib", mem.candidate))})
     if device == "cuda":
         torch.cuda.reset_peak_memory_stats()
     start = time.perf_counter()
     prepared = prepare(task, shapes, prof, device)
+    if device == "cuda":  # what the reference's first calls cached is the worker's to use
+        torch.cuda.empty_cache()
     stages = {"reference": time.perf_counter() - start}
     base = replace(base, shapes_checked=tuple(prepared.shapes), shapes_skipped=tuple(skipped),
                    warnings=base.warnings + tuple(notes))

@@ -65,10 +65,10 @@ def read_frames(stream, limit, put) -> None:
     put(str) with what was wrong and the rest drained unread. A frame over limit() bytes is
     refused from its announced lengths, before its bytes are kept."""
     while True:
-        max_bytes = limit()
         head = stream.read(12)
         if not head:
             return put(None)
+        max_bytes = limit()  # read once a frame starts: a spare's is set with its job
         if len(head) < 12 or head[:4] != MAGIC:
             return _drain(stream, put, "the result message is malformed (bad magic)")
         (n,) = _LENGTH.unpack_from(head, 4)

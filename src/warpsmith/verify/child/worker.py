@@ -28,7 +28,7 @@ from pathlib import Path
 import torch
 from torch.utils._pytree import tree_leaves
 
-from ...tasks.loader import apply_mode, load_task
+from ...tasks.loader import apply_mode, load_task, tf32_policy
 from ...types import Shape
 from .. import protocol
 from ..inputs import case_inputs, is_checked
@@ -142,7 +142,7 @@ def run(job: dict, report: dict, fd: int) -> None:
     job["probes"] = secret["probes"]
     seeds = secret["seeds"]
     start = time.perf_counter()
-    kept = _checked_calls(task, shapes, models, (log, tuple(task.allowed_torch), threads),
+    kept = _checked_calls(task, shapes, models, (log, task, threads),
                           (job, report, fd, seeds))
     _fold_unchecked(report, kept)
     report["stage_seconds"]["correctness"] = time.perf_counter() - start
@@ -226,12 +226,15 @@ def _load_matching(model: torch.nn.Module, reference_state: dict) -> None:
 
 
 def _run_case(model, case: dict, index: int, guards, report: dict, device):
-    log, allowed, threads = guards
+    log, task, threads = guards
     inputs = case["inputs"]
     before = [x.clone() if isinstance(x, torch.Tensor) else x for x in inputs]
     _poison_fresh_memory()
     log.take()
-    with _profiled(device) as gpu, torch.no_grad(), OpGuard(allowed) as ops, threads:
+    # The task's TF32 policy, as the reference and the timed calls run (cuDNN's default
+    # allows TF32 in fp32 convolutions: checked without it, a conv differs from strict fp32)
+    with _profiled(device) as gpu, torch.no_grad(), tf32_policy(task), \
+            OpGuard(tuple(task.allowed_torch)) as ops, threads:
         out = model(*inputs)
         # Flattened under the guard: a returned container's own methods (__iter__ of a
         # namedtuple subclass, E41) run here, where their torch compute is seen. Copied
