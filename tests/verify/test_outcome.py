@@ -41,11 +41,11 @@ def test_not_a_dict_at_all():
     assert timing_problem([1, 2], CASES, {"gpu": {}}) != ""
 
 
-def _oom(stage: str, memory: dict):
+def _oom(stage: str, memory: dict, native: bool = False):
     base = Verdict(status="crashed", task="t", candidate="c", device="cuda", memory=memory)
     report = {"stage": stage, "error": {"type": "OutOfMemoryError", "traceback": "",
                                         "message": "CUDA out of memory"}}
-    return _error_verdict(report, base)
+    return _error_verdict(report, base, native)
 
 
 def test_out_of_memory_within_the_plan_is_the_machines_limit_not_the_candidates():
@@ -58,3 +58,6 @@ def test_out_of_memory_beyond_the_plan_or_without_one_is_the_candidates():
     assert _oom("forward", {"plan_candidate_gib": 4.0, "candidate_peak_gib": 30.0}).status \
         == "runtime_error"
     assert _oom("forward", {}).status == "runtime_error"
+    # CUDA C++ can cudaMalloc what torch never counts: an OOM it caused stays its own
+    assert _oom("forward", {"plan_candidate_gib": 40.0, "candidate_peak_gib": 1.0},
+                native=True).status == "runtime_error"

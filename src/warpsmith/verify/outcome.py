@@ -16,8 +16,10 @@ REPORT_LISTS = ("kernels", "threads_started", "forbidden_ops", "inputs_modified"
                 "bad_outputs", "poison_off", "gpu_kernels", "tampered")
 
 
-def interpret_outcome(outcome: Outcome, base: Verdict, cases: int) -> Verdict | None:
-    """A verdict when the process did not finish its work; None when outputs are ready."""
+def interpret_outcome(outcome: Outcome, base: Verdict, cases: int,
+                      native: bool = False) -> Verdict | None:
+    """A verdict when the process did not finish its work; None when outputs are ready.
+    `native`: the candidate is CUDA C++, which can allocate device memory torch never sees."""
     report = outcome.report
     if outcome.timed_out:
         stage = report["stage"] if report else "start"
@@ -33,7 +35,7 @@ def interpret_outcome(outcome: Outcome, base: Verdict, cases: int) -> Verdict | 
     if problem:
         return replace(base, status="crashed", reasons=(f"malformed report: {problem}",))
     if report.get("error"):
-        return _error_verdict(report, base)
+        return _error_verdict(report, base, native)
     if report["stage"] != "done" or outcome.returncode != 0:
         return replace(base, status="crashed", reasons=(
             f"the candidate's process ended with {signal_name(outcome.returncode)} "
@@ -77,7 +79,7 @@ def _is_launch(entry) -> bool:
     return isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str)
 
 
-def _error_verdict(report: dict, base: Verdict) -> Verdict:
+def _error_verdict(report: dict, base: Verdict, native: bool = False) -> Verdict:
     error = report["error"]
     stage = report["stage"]
     kind = error["type"]
@@ -90,7 +92,7 @@ def _error_verdict(report: dict, base: Verdict) -> Verdict:
     if stage in ("setup", "inputs") and kind in ("OutOfMemoryError", "MemoryError"):
         status = "too_large"  # the worker's own job or inputs, not the candidate's call
         text += " (the verifier's limit on this machine, not the candidate's)"
-    elif kind == "OutOfMemoryError" and _within_plan(base.memory):
+    elif kind == "OutOfMemoryError" and not native and _within_plan(base.memory):
         status = "too_large"
         text += (f" (the candidate's process had allocated at most "
                  f"{base.memory['candidate_peak_gib']} GiB, within the memory plan's "
@@ -102,7 +104,9 @@ def _error_verdict(report: dict, base: Verdict) -> Verdict:
 
 def _within_plan(memory: dict) -> bool:
     """Whether the candidate's process stayed within its share of the memory plan (its
-    peak as it reports it; +25% and 1 GiB for the estimate's coarseness)."""
+    peak as torch counts it; +25% and 1 GiB for the estimate's coarseness). Not asked of
+    CUDA C++ candidates: their own cudaMalloc is not counted, and an OOM they caused on
+    purpose would otherwise be a verdict nobody is blamed for."""
     peak, share = memory.get("candidate_peak_gib"), memory.get("plan_candidate_gib")
     return bool(share) and peak is not None and peak <= share * 1.25 + 1
 

@@ -186,7 +186,8 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
         stages |= (outcome.report or {}).get("stage_seconds", {})
         base = replace(base, stage_seconds=stages, log_tail=outcome.log_tail[-2000:],
                        memory=base.memory | collect.peaks(outcome.report, device))
-        early = interpret_outcome(outcome, base, len(checked(prepared.cases)))
+        early = interpret_outcome(outcome, base, len(checked(prepared.cases)),
+                                  native=static.scan(candidate.read_text()).language == "cuda")
         if early is not None:
             return early
         calls = len(checked(prepared.cases))
