@@ -60,9 +60,17 @@ def _mixed_sign(x: torch.Tensor, factor: float, seed: int) -> torch.Tensor:
     each value's sign drawn at random and its magnitude ×2-4: a copy no longer passes for
     ReLU, nor an upper clamp alone for HardTanh (values beyond -1). An input with both signs
     already is left alone. Drawn on the input's device, so a GPU-sized input never passes
-    through host memory."""
-    if x.numel() == 0 or bool(x.min() < 0 < x.max()):
+    through host memory, as x·(±factor) in a temporary of its own: at most one more input's
+    worth (and a byte per element) beside x, which the memory plan counts."""
+    if not needs_mixing(x):
         return x
     gen = torch.Generator(device=x.device).manual_seed(seed)
     flip = torch.randint(0, 2, x.shape, generator=gen, device=x.device, dtype=torch.uint8)
-    return torch.where(flip.bool(), -x, x) * factor
+    signed = flip.to(x.dtype).mul_(-2.0).add_(1.0).mul_(factor)  # -factor where flipped
+    del flip
+    return signed.mul_(x)
+
+
+def needs_mixing(x: torch.Tensor) -> bool:
+    """A floating tensor whose values all have one sign (zeros aside)."""
+    return x.numel() > 0 and not bool(x.min() < 0 < x.max())

@@ -29,7 +29,7 @@ from ..errors import TaskError
 from ..tasks.loader import build, make_inputs, tf32_policy
 from ..types import Shape, Task
 from .correctness import compare
-from .inputs import UNCHECKED, case_inputs, is_checked, vary
+from .inputs import UNCHECKED, case_inputs, is_checked, needs_mixing
 
 DECOYS = (2, 6)  # unchecked calls per model on the CPU: at least, and at most
 TAIL = 2  # every model's last calls are checked ones: a kernel cannot know when they come
@@ -166,8 +166,10 @@ def _prepare_shape(task, shape: Shape, plan, device, prepared: Prepared) -> None
 
 
 def _mixes(task: Task, shape: Shape, device: str, seed: int) -> bool:
-    raw = make_inputs(task, shape, device, seed)
-    return not all(a is b for a, b in zip(raw, vary(raw, "mixed", task, seed), strict=True))
+    """Whether the mixed-sign variant changes any input (inputs.vary), without making it."""
+    return any(isinstance(x, torch.Tensor) and x.is_floating_point() and
+               i not in task.nonnegative_inputs and needs_mixing(x)
+               for i, x in enumerate(make_inputs(task, shape, device, seed)))
 
 
 def _initial_state(model: torch.nn.Module) -> dict:
