@@ -5,10 +5,12 @@ Each stage is a named function; a candidate's failure is a Verdict, never an exc
 
 from __future__ import annotations
 
+import functools
 import gc
 import hashlib
 import json
 import platform
+import re
 import shutil
 import tempfile
 import time
@@ -40,6 +42,9 @@ VERIFIER_VERSION = "3"
 # Verdicts about this machine, not the candidate: never stored, so another machine (or a
 # later run with more memory) verifies again instead of finding them in the cache.
 MACHINE_LIMITS = frozenset({"too_large"})
+# A timeout may be the machine's (a loaded CPU) as well as the candidate's: not kept either,
+# so the next run decides again instead of finding it in the cache.
+NOT_STORED = MACHINE_LIMITS | {"timeout"}
 
 
 def verify(task: Task | str, candidate: Path | str, device: str | None = None,
@@ -53,11 +58,15 @@ def verify(task: Task | str, candidate: Path | str, device: str | None = None,
     candidate = Path(candidate)
     if not candidate.is_file():
         raise UsageError(f"no candidate file {candidate}")
+    try:
+        source = candidate.read_text()
+    except UnicodeDecodeError as e:  # a verdict, not an exception: a service goes on
+        return _not_text(task, candidate, device, e)
     prof = get_profile(profile) if isinstance(profile, str) else profile
     device = device or ("cuda" if torch.cuda.is_available() else "cpu")
     base = Verdict(status="crashed", task=task.name, candidate=str(candidate), device=device,
                    environment=environment(device))
-    key = cache_key(task, candidate.read_text(), device, prof, base.environment)
+    key = cache_key(task, source, device, prof, base.environment)
     if store is not None and use_cache and (hit := store.get(key)) is not None:
         return replace(hit, cached=True)
     try:
@@ -74,9 +83,17 @@ def verify(task: Task | str, candidate: Path | str, device: str | None = None,
         verdict = replace(verdict, warnings=verdict.warnings + (
             f"no OS sandbox: {jail.current().detail}",))
     verdict = replace(verdict, feedback=feedback_text(verdict))
-    if store is not None and verdict.status not in MACHINE_LIMITS:
+    if store is not None and verdict.status not in NOT_STORED:
         store.put(verdict)
     return verdict
+
+
+def _not_text(task: Task, candidate: Path, device: str | None, e: UnicodeDecodeError):
+    verdict = Verdict(status="compile_error", task=task.name, candidate=str(candidate),
+                      device=device or "cpu", reasons=(
+                          f"the candidate file is not UTF-8 text ({e.reason} at byte "
+                          f"{e.start}): Python source was expected",))
+    return replace(verdict, feedback=feedback_text(verdict))
 
 
 def _run(task, candidate, device, prof, base, accept_suspect) -> Verdict:
@@ -352,4 +369,20 @@ def environment(device: str) -> dict:
     if device == "cuda" and torch.cuda.is_available():
         env["gpu"] = torch.cuda.get_device_name()
         env["cuda"] = torch.version.cuda
+        env["driver"] = nvidia_driver()
     return env
+
+
+@functools.cache
+def nvidia_driver() -> str | None:
+    """The NVIDIA kernel module's version (580.159.04), from the file the module writes; None
+    where it is absent (no NVIDIA driver, or not Linux)."""
+    try:
+        return parse_driver(Path("/proc/driver/nvidia/version").read_text())
+    except OSError:
+        return None
+
+
+def parse_driver(text: str) -> str | None:
+    match = re.search(r"Kernel Module(?:\s+for\s+\S+)?\s+([0-9][0-9.]+)", text)
+    return match.group(1) if match else None

@@ -1,0 +1,37 @@
+"""verify() at its edges: what it is handed is never an exception out of it, and what the
+machine decided is never kept as the candidate's."""
+
+from dataclasses import replace
+from pathlib import Path
+
+from warpsmith.config import PROFILES
+from warpsmith.store import VerdictStore
+from warpsmith.verify.pipeline import parse_driver, verify
+
+BAD = Path(__file__).parent.parent / "kernels" / "bad"
+
+
+def test_a_binary_candidate_is_a_verdict_not_an_exception(tmp_path):
+    blob = tmp_path / "blob.py"
+    blob.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe" + bytes(range(256)))
+    v = verify("level1/relu", blob, device="cpu")
+    assert v.status == "compile_error" and "not UTF-8" in v.reasons[0], v
+    assert v.feedback
+
+
+def test_a_timeout_is_not_stored_as_the_candidates(tmp_path):
+    store = VerdictStore(tmp_path / "v.sqlite")
+    v = verify("level1/relu", BAD / "timeout_loop.py", device="cpu", store=store,
+               profile=replace(PROFILES["quick"], timeout_s=8))
+    assert v.status == "timeout", v.feedback
+    assert store.get(v.cache_key) is None  # a loaded machine's timeout is decided again
+    store.close()
+
+
+def test_the_nvidia_driver_version_is_read_from_the_modules_own_line():
+    text = ("NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Thu Oct  9 "
+            "2025\nGCC version:  gcc version 13.3.0\n")
+    assert parse_driver(text) == "580.159.04"
+    open_text = "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  570.86.15  Release"
+    assert parse_driver(open_text) == "570.86.15"
+    assert parse_driver("nothing here") is None
