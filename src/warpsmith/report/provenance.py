@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from ..bench.store import Item
 
-# (key in the report, label, key in Verdict.environment); the driver is not recorded by the
-# verifier yet, so it stays None until verify/pipeline.environment() adds it
+# (key in the report, label, key in Verdict.environment); verdicts made before the verifier
+# recorded the NVIDIA driver (2026-12-01) have none: the report says "not recorded"
 FIELDS = (("gpu", "GPU", "gpu"), ("driver", "driver", "driver"), ("cuda", "CUDA", "cuda"),
           ("torch", "torch", "torch"), ("triton", "Triton", "triton"),
           ("python", "Python", "python"), ("warpsmith", "warpsmith", "warpsmith"),
