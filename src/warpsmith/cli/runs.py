@@ -37,7 +37,7 @@ def list_command(db, as_json) -> int:
     if as_json:
         output.echo(json.dumps({"runs": [dataclasses.asdict(r) | t for r, t in rows]}))
         return 0
-    table = Table("run", "task", "model", "strategy", "status", "attempts", "passed", "cost $")
+    table = Table("run", "task", "model", "strategy", "status", "attempts", "passed", "cost")
     table.columns[0].no_wrap = True  # ids are copied into --resume and `runs show`
     for r, t in rows:
         table.add_row(r.id, r.task, r.model, r.strategy, r.status, str(t["attempts"]),
@@ -69,7 +69,7 @@ def show_command(run_id, db, as_json) -> int:
     judged = f" (and {t['judge_calls']} judge calls)" if t["judge_calls"] else ""
     out.print(f"{t['attempts']} attempts{judged}, {t['passed']} passed; tokens {t['tokens']} "
               "paid; "
-              f"cost ${_cost(t)}; best: {record.best_path or 'none'}", highlight=False)
+              f"cost {_cost(t)}; best: {record.best_path or 'none'}", highlight=False)
     table = Table("#", "parent", "chain", "round", "status", "speedup", "tokens", "cost $",
                   "reason")
     for a in attempts:
@@ -99,11 +99,13 @@ def _tokens(a: Attempt) -> int:
 def _totals(attempts: list[Attempt]) -> dict:
     from ..search.judge import is_advice  # imports torch: only once there is a run to show
 
-    paid = [a for a in attempts if not a.llm_cached]
+    # A call is an attempt a model was asked for (it has a prompt): the library's and the
+    # tuner's kernels cost nothing and are no unpriced call
+    paid = [a for a in attempts if a.prompt and not a.llm_cached]
     judged = sum(map(is_advice, attempts))
     return {"attempts": len(attempts) - judged, "judge_calls": judged,
             "passed": sum(a.passed for a in attempts),
-            "tokens": sum(_tokens(a) for a in paid),
+            "llm_calls": len(paid), "tokens": sum(_tokens(a) for a in paid),
             "cost_usd": sum(a.cost_usd or 0.0 for a in paid),
             "unpriced_calls": sum(a.cost_usd is None for a in paid)}
 
@@ -115,9 +117,12 @@ def _attempt_dict(a: Attempt) -> dict:
 
 
 def _cost(totals: dict) -> str:
-    """A sum that leaves out calls without a known price says so."""
+    """A sum that leaves out calls without a known price says so; a run that asked no
+    model says that."""
+    if not totals["llm_calls"]:
+        return "no model"
     unknown = totals["unpriced_calls"]
-    return _usd(totals["cost_usd"]) + (f" + {unknown} unpriced" if unknown else "")
+    return f"${_usd(totals['cost_usd'])}" + (f" + {unknown} unpriced" if unknown else "")
 
 
 def _usd(value: float | None) -> str:
