@@ -32,9 +32,12 @@ TWINS = {
     "mse_mean": ("row_reduce", 2), "huber_mean": ("row_reduce", 2),
     "hinge_mean": ("row_reduce", 2), "kl_div_log": ("row_reduce", 2),
     "frobenius_all": ("row_reduce+pointwise", 3),
+    "argmax_scaled": ("row_reduce", 1), "logsumexp_rows": ("row_reduce", 1),
+    "logsumexp_middle": ("row_reduce", 1),
 }
-# the exact rms_norm family takes this one first; the graph path must cover it on its own too
-GRAPH_ONLY = ["rms_by_hand"]
+# exact families take these first (rms_norm, argmax, argmin); the graph path must cover them on
+# its own too
+GRAPH_ONLY = ["rms_by_hand", "argmax_middle", "argmin_middle"]
 
 
 def _verify(job: tuple[str, str, str]) -> tuple[str, str]:
@@ -117,8 +120,8 @@ def _task(tmp_path, body: str, inputs: str = "[torch.randn(4, 6, 8)]"):
 
 
 @pytest.mark.parametrize("body, words", [
-    ("return torch.cumsum(x, dim=1) * 2",
-     "node 0 (aten.cumsum.default): neither a pointwise op, a view nor a reduction"),
+    ("return torch.sort(x, dim=1)[0] * 2",
+     "node 0 (aten.sort.default): neither a pointwise op, a view nor a reduction"),
     ("return x.sum(dim=(0, 2))", "node 0 (aten.sum.dim_IntList): reduces dims (0, 2), which "
      "are not adjacent"),
     ("return x.reshape(4, 48) * 2", "node 0 (aten.view.default): reshapes (4, 6, 8) to "

@@ -16,9 +16,9 @@ from .ops import Unsupported, pointwise
 from .trace import Node, Ref, Trace
 
 REDUCE_OPS = {"sum", "mean", "amax", "amin", "max", "min", "linalg_vector_norm", "norm",
-              "var", "std"}
+              "var", "std", "argmax", "argmin"}
 VIEW_OPS = {"view", "_unsafe_view", "reshape", "unsqueeze", "squeeze", "expand", "permute",
-            "transpose", "t"}
+            "transpose", "t", "detach", "alias"}
 LOSS_REDUCTION = {0: None, 1: "mean", 2: "sum"}
 
 
@@ -34,15 +34,18 @@ class Val:
     id: str
     shape: tuple[int, ...]
     dtype: str
-    kind: str  # "leaf", "op", "view" or "reduce"
+    kind: str  # "leaf", "op", "view", "reduce"; placed by the scan family only (graph_scan.py):
+    #            "scan", "flip", "slice", "cat", "select"
     node: int  # the trace node it comes from, -1 for leaves
     source: tuple = ()  # leaf: ("input", i) or ("param", name)
     expr: str = ""  # op: template over {0}, {1}, …
     operands: tuple = ()  # op: value ids and scalars (Lit, FwdArg); view and reduce: (src,)
     view: tuple = ()  # view: for each of its dims, the source dim it shows, None if new
-    combine: str = ""  # reduce: "sum", "max" or "min"
-    dims: tuple[int, ...] = ()  # reduce: the reduced dims of the source, ascending
+    combine: str = ""  # reduce: "sum", "max", "min", "argmax", "argmin"; scan: "sum", "prod"
+    dims: tuple[int, ...] = ()  # reduce: the reduced dims of the source, ascending; scan,
+    #                            flip, slice, cat, select: the dim they act along
     finalize: str = "{acc}"  # reduce: over {acc} and {count} (elements reduced)
+    span: tuple = ()  # slice: (start, elements dropped at the end); select: (index,)
 
 
 @dataclass
@@ -107,7 +110,7 @@ class _Builder:
             return self._view(index, node)
         if node.name in REDUCE_OPS:
             return self._reduce(index, node, node.name)
-        writer = _COMPOSITES.get(node.name)
+        writer = _COMPOSITES.get(node.name) or _more_writers().get(node.name)
         if writer is None:
             raise Unsupported("neither a pointwise op, a view nor a reduction the generator "
                               "knows")
@@ -224,6 +227,8 @@ def _reduction(name: str, args: dict) -> tuple[str, str, str | None]:
         return "sum", "{acc}", None
     if name == "mean":
         return "sum", "{acc} / {count}", None
+    if name in ("argmax", "argmin"):
+        return name, "{acc}", None
     if name in ("amax", "max", "amin", "min"):
         return ("max" if "max" in name else "min"), "{acc}", None
     if name in ("var", "std"):
@@ -328,6 +333,13 @@ def _softmax(self: _Builder, index: int, node: Node) -> None:
     expr = "{0} - {1} - tl.log({2})" if node.name == "_log_softmax" else \
         "tl.exp({0} - {1}) / {2}"
     self.put(Val(f"v{index}", shape, dtype, "op", index, expr=expr, operands=(x, top, total)))
+
+
+def _more_writers() -> dict:
+    # graph_scan.py builds on this module's Val and _Builder, so it is imported late
+    from .graph_scan import WRITERS
+
+    return WRITERS
 
 
 _HUBER = "tl.where(tl.abs({0} - {1}) < {2}, 0.5 * ({0} - {1}) * ({0} - {1}){scale}, {3}" \

@@ -83,6 +83,12 @@ def _operand_maps(graph: Graph, val: Val, m: Map):
                 raise Refused(f"{_where(val)}: its result is broadcast along dim {m[d]} of "
                               f"the kernel, not along the dim {d} it was kept in")
         # the source's map is the reduced tensor's own: set by the row kernel itself
+    else:
+        raise Refused(_scan_only(val))
+
+
+def _scan_only(val: Val) -> str:
+    return f"{_where(val)} is a {val.kind} along dim {val.dims}, which only a scan kernel places"
 
 
 def _where(val: Val) -> str:
@@ -121,6 +127,8 @@ def lines_for(graph: Graph, targets: list[str], maps: dict, names: dict, varies)
             continue
         if val.kind in ("leaf", "reduce"):
             raise Refused(f"{_where(val)} is needed where the kernel does not have it")
+        if val.kind not in ("op", "view"):
+            raise Refused(_scan_only(val))
         operands = tuple(_name(graph, val, o, maps, names) if isinstance(o, str) else o
                          for o in val.operands)
         if val.kind == "view":  # the same registers, indexed differently

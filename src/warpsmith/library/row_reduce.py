@@ -20,13 +20,11 @@ from .graph import Decline, Graph, Val
 from .layout import Line, Load, Refused, dims_of, lines_for
 from .row_text import render_row
 
-IDENTITY = {"sum": "0.0", "max": '-float("inf")', "min": 'float("inf")'}
-
 
 @dataclass(frozen=True)
 class Reduction:
     name: str  # the finalized value's name
-    combine: str  # "sum", "max", "min"
+    combine: str  # "sum", "max", "min", "argmax", "argmin"
     finalize: str  # over {acc} and {count}
     source: str  # the accumulated value's name
 
@@ -237,6 +235,9 @@ def _split(graph: Graph, reductions: list[Val], shape, leaves) -> tuple:
     """Every dim reduced: rows over the last one or two dims write partial accumulators, the
     finish kernel combines them; one program reading all of F would use one SM."""
     tail = (len(shape) - 1,) if len(shape) == 2 else (len(shape) - 2, len(shape) - 1)
+    if any(r.combine.startswith("arg") for r in reductions):
+        raise Refused("an argmax/argmin over every element (a flat index) is not written; "
+                      "over some dims it is")
     for red in reductions:
         if _upstream(graph, red.operands[0]) & {r.id for r in reductions}:
             raise Refused("a reduction over every element that needs another's result (a "

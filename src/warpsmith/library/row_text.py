@@ -6,7 +6,10 @@ from __future__ import annotations
 from .layout import format_line, runtime_scalars
 from .pointwise import _arg, _host_arg
 
-IDENTITY = {"sum": "0.0", "max": '-float("inf")', "min": 'float("inf")'}
+IDENTITY = {"sum": "0.0", "max": '-float("inf")', "min": 'float("inf")',
+            "argmax": '-float("inf")', "argmin": 'float("inf")'}
+# argmax/argmin: the comparison that makes an element the new best, and the tile's combine
+ARG = {"argmax": (">", "max"), "argmin": ("<", "min")}
 
 # What differs between a program owning one row and one owning BLOCK_I inner columns.
 LAYOUTS = {
@@ -15,6 +18,7 @@ LAYOUTS = {
         "tile": "[BLOCK_R]",
         "loop": ["r = start + tl.arange(0, BLOCK_R)", "mask = r < n_red"],
         "full": "row * n_red + r", "reduced": "r", "group": "row", "group_mask": None,
+        "index": "r",
         "store_group": "row + tl.arange(0, 1)",
     },
     "cols": {
@@ -26,6 +30,7 @@ LAYOUTS = {
                  "mask = (r < n_red)[:, None] & col_mask[None, :]"],
         "full": "(outer * n_red + r[:, None]) * n_inner + cols[None, :]", "reduced": "r[:, None]",
         "group": "outer * n_inner + cols[None, :]", "group_mask": "col_mask[None, :]",
+        "index": "r[:, None]",
         "store_group": "outer * n_inner + cols[None, :]",
     },
 }
@@ -60,24 +65,44 @@ def _pass_text(k, p, index: int, lay) -> list[str]:
     for r in p.reductions:
         text.append(f"acc_{r.name} = tl.full({lay['tile']}, {IDENTITY[r.combine]}, "
                     "tl.float32)")
+        if r.combine in ARG:
+            text.append(f"idx_{r.name} = tl.zeros({lay['tile']}, tl.int64)")
     text.append("for start in range(0, n_red, BLOCK_R):")
     loop = list(lay["loop"]) + [_load(ld, lay) for ld in k.loads if ld.name in p.loads]
     loop += [format_line(ln) for ln in p.loop]
     for r in p.reductions:
         masked = f"tl.where(mask, {r.source}, {IDENTITY[r.combine]})"
-        loop.append(f"acc_{r.name} += {masked}" if r.combine == "sum" else
-                    f"acc_{r.name} = tl.{r.combine}imum(acc_{r.name}, {masked})")
+        if r.combine in ARG:
+            loop += _arg_step(r, masked, lay)
+        else:
+            loop.append(f"acc_{r.name} += {masked}" if r.combine == "sum" else
+                        f"acc_{r.name} = tl.{r.combine}imum(acc_{r.name}, {masked})")
     if k.store == "full" and index == len(k.passes) - 1:
         loop.append(f"tl.store(out_ptr + {lay['full']}, "
                     f"{k.results[0]}.to(out_ptr.dtype.element_ty), mask=mask)")
     text += ["    " + ln for ln in loop]
     for r in p.reductions:
         total = f"tl.{r.combine}(acc_{r.name}, axis=0, keep_dims=True)"
+        if r.combine in ARG:  # the first index among the lanes holding the best value
+            text.append(f"top_{r.name} = tl.{ARG[r.combine][1]}(acc_{r.name}, axis=0, "
+                        "keep_dims=True)")
+            total = (f"tl.min(tl.where(acc_{r.name} == top_{r.name}, idx_{r.name}, n_red), "
+                     "axis=0, keep_dims=True)")
         if k.store == "partial":  # the finish kernel finalizes, over every row's total
             text.append(f"{r.name} = {total}")
         else:
             text.append(f"{r.name} = " + r.finalize.format(acc=total, count="n_red"))
     return text
+
+
+def _arg_step(r, masked: str, lay) -> list[str]:
+    """Each lane keeps its best value and where it was; strictly better only, so a lane
+    keeps the first index of a tie (later tiles have larger indices)."""
+    name = r.name
+    return [f"cand_{name} = {masked}",
+            f"take_{name} = cand_{name} {ARG[r.combine][0]} acc_{name}",
+            f"acc_{name} = tl.where(take_{name}, cand_{name}, acc_{name})",
+            f"idx_{name} = tl.where(take_{name}, {lay['index']}, idx_{name})"]
 
 
 def _store_text(k, lay) -> list[str]:
