@@ -107,12 +107,14 @@ def test_verify_good_and_bad_then_find_the_good_one(tmp_path):
     good, bad, found, listed, order = converse(tmp_path, script)
     assert order == ["list", "verify"], "the server stopped answering during a verification"
     assert not listed.is_error
-    assert not good.is_error and text(good).startswith("passed (correct: true)")
+    assert not good.is_error and text(good).startswith("passed  level1/relu")
     assert "timing needs a CUDA GPU" in text(good)
     assert good.structured_content["status"] == "passed"
     assert good.structured_content["kernels_launched"] == ["relu_kernel"]
     assert not bad.is_error  # a failing candidate is an answer, not a tool error
     assert bad.structured_content["status"] == "incorrect" and bad.structured_content["reasons"]
+    # the feedback an agent reads is the refine loop's (verify/render.py), cases and all
+    assert "Status: incorrect" in text(bad) and "inputs" in text(bad)
     assert "do not match the reference" in text(bad) and "shape small" in text(bad)
     kernels = found.structured_content["kernels"]
     assert len(kernels) == 1 and kernels[0]["source"] == GOOD  # the passed one only

@@ -71,41 +71,16 @@ EXIT_MACHINE = 3  # a verdict about this machine, not the candidate: neither pas
 MACHINE = ("needs_gpu", "too_large")
 
 
-def _badness(case) -> float:
-    rel = case.norm_rel or 0.0
-    return float("inf") if rel != rel else rel  # NaN (unwritten output) is the worst
-
-
 def _print(v) -> None:
+    """verify/render.py's text, the status in colour."""
+    from rich.markup import escape
+
+    from ..verify.render import detail_lines, summary_lines
+
     out = output.console()
     color = "green" if v.passed else "red"
-    cached = " (stored verdict; --no-cache to re-run)" if v.cached else ""
-    out.print(f"[bold {color}]{v.status}[/bold {color}]  {v.task}  ←  {v.candidate}{cached}",
-              highlight=False)
-    sandbox = v.environment.get("sandbox")
-    out.print(f"device {v.device}" + (f", sandbox {sandbox}" if sandbox else "")
-              + f"; shapes checked: {', '.join(v.shapes_checked) or '-'}"
-              + (f"; skipped (too large here): {', '.join(v.shapes_skipped)}"
-                 if v.shapes_skipped else ""), highlight=False)
-    if v.cases:
-        worst = max(v.cases, key=_badness)
-        out.print(f"{sum(c.ok for c in v.cases)}/{len(v.cases)} output checks agree with the "
-                  f"reference; worst relative error {worst.norm_rel or 0:.2e} "
-                  f"(the reference's own in the task's dtype: "
-                  f"{worst.ref_norm_rel or 0:.2e})", highlight=False)
-    if v.kernels_launched:
-        out.print(f"kernels that ran: {', '.join(v.kernels_launched)}", highlight=False)
-    for t in v.timings:
-        out.print(f"  {t.name:<12} median {t.median_us:9.1f} µs  (IQR {t.iqr_us:.1f}, "
-                  f"{t.calls} calls)", highlight=False)
-    if v.speedup_vs_eager is not None:
-        out.print(f"speedup {v.speedup_vs_eager:.2f}× vs eager, "
-                  f"{v.speedup_vs_compile or 0:.2f}× vs torch.compile; "
-                  f"{(v.roofline_fraction or 0):.0%} of the roofline floor", highlight=False)
-    for r in v.reasons:
-        out.print(f"- {r}", highlight=False)
-    for w in v.warnings:
-        out.print(f"[yellow]warning[/yellow] {w}", highlight=False)
-    if v.log_tail and v.status in ("compile_error", "runtime_error", "crashed"):
-        out.print("[dim]" + "\n".join(v.log_tail.strip().splitlines()[-15:]) + "[/dim]",
-                  highlight=False)
+    first, *rest = summary_lines(v)
+    status, _, tail = first.partition("  ")
+    out.print(f"[bold {color}]{escape(status)}[/bold {color}]  {escape(tail)}", highlight=False)
+    for line in rest + detail_lines(v):
+        out.print(line, highlight=False, markup=False)

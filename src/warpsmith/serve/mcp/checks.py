@@ -67,19 +67,12 @@ def _verify(task: str, path: Path, device: str | None, profile: str) -> Verdict:
 
 
 def verdict_text(v: Verdict) -> str:
-    lines = [f"{v.status} (correct: {str(v.correct).lower()}) for {v.task} on {v.device}"
-             + (" — stored verdict of the same source" if v.cached else "")]
-    if v.shapes_checked:
-        lines.append(f"shapes checked: {', '.join(v.shapes_checked)}"
-                     + (f"; skipped as too large for the CPU: {', '.join(v.shapes_skipped)}"
-                        if v.shapes_skipped else ""))
-    if v.kernels_launched:
-        lines.append(f"kernels that ran: {', '.join(v.kernels_launched)}")
-    if v.passed and not v.timing_measured:
-        lines.append("not timed: timing needs a CUDA GPU (time_kernel on a GPU server)")
-    lines.append(v.feedback or "\n".join(f"- {r}" for r in v.reasons))
-    lines += [f"warning: {w}" for w in v.warnings]
-    return "\n".join(lines)
+    """The CLI's text of the verdict and the refine loop's feedback (verify/render.py)."""
+    from ...verify.render import verdict_text as text
+
+    hint = ("\nnot timed: timing needs a CUDA GPU (time_kernel on a GPU server)"
+            if v.passed and not v.timing_measured else "")
+    return text(v) + hint
 
 
 def timing_text(v: Verdict) -> str:
