@@ -33,11 +33,12 @@ import torch
 from ..config import VerifyProfile
 from ..tasks.loader import build
 from ..types import Task
+from .correctness import CHUNK
 
 BUDGET_FRACTION = 0.85  # of the free memory: the allocators' slack and the CUDA contexts
 L2_FLUSH_BYTES = 256 << 20
 TEMPORARIES = 1  # the reference's intermediates, in units of its outputs (a guess)
-COMPARE_BYTES = 8 * 8 * (1 << 24)  # correctness.compare: ~8 float64 chunks of CHUNK elements
+COMPARE_CHUNKS = 8  # correctness.compare: ~8 float64 chunks of CHUNK elements at a time
 
 
 class TooLarge(Exception):
@@ -55,6 +56,7 @@ class Sizes:
     params: int
     outputs: int
     high: float  # bytes of the high-precision copy per byte of the task's dtype
+    itemsize: int = 4  # bytes of an element of the task's dtype
 
 
 def sizes(task: Task, shape: str, device: str) -> Sizes:
@@ -65,7 +67,8 @@ def sizes(task: Task, shape: str, device: str) -> Sizes:
     item = getattr(torch, task.dtype).itemsize
     high = (4 if device == "cuda" and item == 2 else 8) / item
     return Sizes(_bytes(inst.inputs), _bytes(list(inst.model.parameters()) +
-                                             list(inst.model.buffers())), _bytes(outs), high)
+                                             list(inst.model.buffers())), _bytes(outs), high,
+                 item)
 
 
 def _bytes(tensors) -> int:
@@ -83,7 +86,8 @@ def sides(s: Sizes, timing: int) -> tuple[int, tuple[int, int]]:
     """(the trusted side's peak, (the worker's while checked, while timed)) in bytes."""
     models = s.params * (1 + s.high)
     forward = s.inputs * (1 + s.high) + s.outputs * (1 + s.high) * (1 + TEMPORARIES)
-    comparison = s.outputs * (2 + s.high) + COMPARE_BYTES
+    comparison = s.outputs * (2 + s.high) + \
+        COMPARE_CHUNKS * 8 * min(s.outputs // s.itemsize, CHUNK)
     worker = s.params + 2 * s.inputs + 2 * s.outputs
     timed = (timing + 2) * s.inputs + 2 * s.outputs + 2 * s.params + L2_FLUSH_BYTES
     return int(models + max(forward, comparison)), (int(worker), int(timed) if timing else 0)
