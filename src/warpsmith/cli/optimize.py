@@ -10,7 +10,6 @@ import click
 from ..config import PROFILES
 from ..errors import UsageError
 from ..executors import check_spec
-from ..store import verdict_to_dict
 from ..store.runs import Attempt
 from . import common, output
 from .common import STRATEGY_NAMES
@@ -150,9 +149,10 @@ class _Progress:
         if better(a, self.best):  # the run's own rule, so this line agrees with the result
             self.best = a
         if not self.quiet:
+            spent = f" | calls {self.calls}, ${self.usd:.4f}" if self.calls else ""
             err.print(f"#{self.count} chain {a.chain} round {a.depth}: {_outcome(a)}"
-                      f"{' (replayed)' if a.replayed else ''} | best: {_best(self.best)} | "
-                      f"calls {self.calls}, ${self.usd:.4f}", highlight=False)
+                      f"{' (replayed)' if a.replayed else ''} | best: {_best(self.best)}"
+                      f"{spent}", highlight=False)
 
 
 def _outcome(a: Attempt) -> str:
@@ -175,20 +175,11 @@ def _speed(v) -> str:
 def _report(result, as_json: bool) -> None:
     best = result.best
     if as_json:
-        output.echo(json.dumps({
-            "run_id": result.run_id, "status": result.status,
-            "best_candidate": str(result.best_path) if result.best_path else None,
-            "verdict": verdict_to_dict(best.verdict) if best else None,
-            "spend": result.spend, "stopped_by": result.stopped_by,
-            "attempts": result.attempts, "note": result.note or None,
-            "lanes": result.lanes}))
+        output.echo(json.dumps(result.to_dict()))
         return
     stop = f"; budget reached ({result.stopped_by})" if result.stopped_by else ""
-    sp = result.spend
-    unpriced = f" (+{sp['unpriced_calls']} unpriced calls)" if sp["unpriced_calls"] else ""
     err.print(f"run {result.run_id}: {result.status}{stop}; {result.attempts} attempts; "
-              f"{sp['calls']} LLM calls, {sp['tokens']} tokens, ${sp['usd']:.4f}{unpriced}, "
-              f"{sp['wall_s']:.0f} s", highlight=False)
+              f"{result.spend_text()}", highlight=False)
     if result.note:
         err.print(result.note, highlight=False)
     from ..search.scheduler import describe as describe_lanes

@@ -40,6 +40,28 @@ class OptimizeResult:
     note: str = ""  # why nothing was attempted, when a strategy says
     lanes: dict | None = None  # scheduler.Scheduler.summary(): busy and waiting seconds
 
+    def spend_text(self) -> str:
+        """What the run spent; one that asked no model says so, not $0 and unpriced calls."""
+        sp = self.spend
+        if not sp["calls"]:
+            return f"no model, {sp['wall_s']:.0f} s"
+        unpriced = f" (+{sp['unpriced_calls']} unpriced calls)" if sp["unpriced_calls"] else ""
+        return (f"{sp['calls']} LLM calls, {sp['tokens']} tokens, ${sp['usd']:.4f}{unpriced}, "
+                f"{sp['wall_s']:.0f} s")
+
+    def to_dict(self) -> dict:
+        """The one JSON form of a result: `optimize --json` prints it, MCP's optimize
+        returns it."""
+        from ..store import verdict_to_dict
+
+        best = self.best
+        return {"run_id": self.run_id, "status": self.status,
+                "best_candidate": str(self.best_path) if self.best_path else None,
+                "source": best.source if best else None,
+                "verdict": verdict_to_dict(best.verdict) if best else None,
+                "spend": self.spend, "stopped_by": self.stopped_by,
+                "attempts": self.attempts, "note": self.note or None, "lanes": self.lanes}
+
 
 DEFAULT_SETTINGS, UNLIMITED = Settings(), Budget()
 

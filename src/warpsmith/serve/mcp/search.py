@@ -72,22 +72,13 @@ def _default_device() -> str:
 
 
 def _optimize_data(run) -> dict:
-    from ...store import verdict_to_dict
-
-    best = run.best
-    return {"run_id": run.run_id, "status": run.status,
-            "best_candidate": str(run.best_path) if run.best_path else None,
-            "source": best.source if best else None,
-            "verdict": verdict_to_dict(best.verdict) if best else None,
-            "spend": run.spend, "stopped_by": run.stopped_by,
-            "attempts": run.attempts, "note": run.note or None}
+    return run.to_dict()  # the form `optimize --json` prints
 
 
 def _optimize_text(run) -> str:
     stop = f"; budget reached ({run.stopped_by})" if run.stopped_by else ""
     lines = [f"run {run.run_id}: {run.status}{stop}; {run.attempts} attempts; "
-             f"spent {run.spend['calls']} LLM calls, ${run.spend['usd']:.4f}, "
-             f"{run.spend['wall_s']:.0f} s"]
+             f"spent {run.spend_text()}"]
     if run.note:
         lines.append(run.note)
     if run.best is None:
