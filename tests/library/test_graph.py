@@ -34,10 +34,16 @@ TWINS = {
     "frobenius_all": ("row_reduce+pointwise", 3),
     "argmax_scaled": ("row_reduce", 1), "logsumexp_rows": ("row_reduce", 1),
     "logsumexp_middle": ("row_reduce", 1),
+    "cumprod_rows": ("scan", 1), "cumsum_reverse": ("scan", 1),
+    "cumsum_exclusive": ("scan", 1), "masked_cumsum": ("scan", 1), "cumsum_middle": ("scan", 1),
 }
-# exact families take these first (rms_norm, argmax, argmin); the graph path must cover them on
-# its own too
-GRAPH_ONLY = ["rms_by_hand", "argmax_middle", "argmin_middle"]
+# exact families take these first (rms_norm, argmax, argmin, cumsum); the graph path must cover
+# them on its own too
+GRAPH_ONLY = ["rms_by_hand", "argmax_middle", "argmin_middle", "cumsum_rows"]
+# small blocks, so a row spans several tiles: the carried total, the best-so-far across tiles
+TILED = {"cumsum_reverse": {"SCAN_BLOCK_R": 64}, "cumprod_rows": {"SCAN_BLOCK_R": 64},
+         "cumsum_exclusive": {"SCAN_BLOCK_R": 64}, "cumsum_middle": {"SCAN_BLOCK_R": 64},
+         "argmax_scaled": {"RED_BLOCK_R": 32}, "logsumexp_middle": {"RED_BLOCK_R": 128}}
 
 
 def _verify(job: tuple[str, str, str]) -> tuple[str, str]:
@@ -57,6 +63,9 @@ def verdicts(tmp_path_factory):
     for stem in GRAPH_ONLY:
         source, _ = render_plan(plan_task(load_task(OWN / f"{stem}.py")))
         jobs[f"graph/{stem}"] = (str(OWN / f"{stem}.py"), str(folder / f"g_{stem}.py"), source)
+    for stem, tune in TILED.items():
+        jobs[f"tiled/{stem}"] = (str(OWN / f"{stem}.py"), str(folder / f"t_{stem}.py"),
+                                 generate(OWN / f"{stem}.py", tune=tune).source)
     with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
         return dict(zip(jobs, pool.map(_verify, jobs.values()), strict=True))
 
@@ -68,7 +77,8 @@ def test_twin_is_covered_by_the_graph_families(stem):
     assert (made.family, made.kernels) == TWINS[stem]
 
 
-@pytest.mark.parametrize("stem", sorted(TWINS) + [f"graph/{s}" for s in GRAPH_ONLY])
+@pytest.mark.parametrize("stem", sorted(TWINS) + [f"graph/{s}" for s in GRAPH_ONLY] +
+                         [f"tiled/{s}" for s in TILED])
 def test_twin_candidate_passes_on_the_cpu(stem, verdicts):
     status, feedback = verdicts[stem]
     assert status == "passed", feedback
@@ -129,6 +139,11 @@ def _task(tmp_path, body: str, inputs: str = "[torch.randn(4, 6, 8)]"):
     ("return x.sum(-1).mean()", "node 1 (aten.mean.default): reduces a (4, 6) tensor over "
      "dims (0, 1), another reduction of the graph a (4, 6, 8) tensor"),
     ("return x.pow(2.5)", "node 0 (aten.pow.Tensor_Scalar): pow with exponent 2.5"),
+    ("return torch.cumsum(x[:, ::2], dim=1)", "node 0 (aten.slice.Tensor): a slice with step 2"),
+    ("return torch.cumsum(x, dim=1) + x.sum(dim=1, keepdim=True)", "node 1 (aten.sum.dim_IntList"
+     "): the value of node 0 is a scan along dim (1,), which only a scan kernel places"),
+    ("return torch.cumsum(torch.cumsum(x, 1), 2)", "node 0 (aten.cumsum.default): the graph "
+     "has 2 scans"),
 ])
 def test_decline_names_the_first_node_and_why(tmp_path, body, words):
     result = generate(_task(tmp_path, body))
@@ -149,5 +164,11 @@ def test_kernelbench_level1_coverage():
     assert len(covered) >= 50, "\n".join(f"{n}: {r.reason}" for n, r in rows.items()
                                         if not r.family)
     for name in ("5_Matrix_scalar_multiplication", "36_RMSNorm_", "38_L1Norm_",
-                 "94_MSELoss", "96_HuberLoss", "100_HingeLoss", "40_LayerNorm"):
+                 "94_MSELoss", "96_HuberLoss", "100_HingeLoss", "40_LayerNorm", "90_cumprod",
+                 "91_cumsum_reverse", "92_cumsum_exclusive", "93_masked_cumsum"):
         assert rows[name].family, rows[name].reason
+    # exact families take these; the graph path covers them on its own as well
+    for name, family in (("51_Argmax_over_a_dimension", "row_reduce"),
+                         ("52_Argmin_over_a_dimension", "row_reduce"), ("89_cumsum", "scan")):
+        planned = plan_task(next(t for t in tasks if t.name == name))
+        assert isinstance(planned, Plan) and planned.label == family, planned

@@ -40,9 +40,11 @@ class GraphFamily(Protocol):
 def _registry() -> dict[str, GraphFamily]:
     from .pointwise import Pointwise
     from .row_reduce import RowReduce
+    from .scan import Scan
 
-    # Reductions first: a graph with none is declined by row_reduce with None (not its kind).
-    return {f.name: f for f in (RowReduce(), Pointwise())}
+    # Reductions and scans first: a graph with none is not their kind (None), and pointwise
+    # refuses both.
+    return {f.name: f for f in (RowReduce(), Scan(), Pointwise())}
 
 
 GRAPH_FAMILIES: dict[str, GraphFamily] = _registry()

@@ -18,7 +18,7 @@ from .trace import Node, Ref, Trace
 REDUCE_OPS = {"sum", "mean", "amax", "amin", "max", "min", "linalg_vector_norm", "norm",
               "var", "std", "argmax", "argmin"}
 VIEW_OPS = {"view", "_unsafe_view", "reshape", "unsqueeze", "squeeze", "expand", "permute",
-            "transpose", "t", "detach", "alias"}
+            "transpose", "t"}
 LOSS_REDUCTION = {0: None, 1: "mean", 2: "sum"}
 
 
