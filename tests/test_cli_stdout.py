@@ -76,6 +76,13 @@ def test_verify_json_is_one_object_while_the_task_prints(tmp_path):
     assert all(said in res.stderr for said in SAID), res.stderr
 
 
+def test_library_json_is_one_object_while_a_task_prints(tmp_path):
+    res = run("library", str(chatty_suite(tmp_path)), "--json", tmp=tmp_path)
+    data = json.loads(res.stdout)
+    assert res.returncode == 0 and data["tasks"][0]["task"] == "relu_chatty", res.stderr
+    assert all(said in res.stderr for said in SAID), res.stderr
+
+
 def test_human_output_still_reaches_stdout(tmp_path):
     res = run("tasks", "show", "level1/relu", "--no-check", "--no-source", tmp=tmp_path)
     assert res.returncode == 0 and "level1/relu" in res.stdout, res.stderr

@@ -5,16 +5,15 @@ from __future__ import annotations
 import json
 
 import click
-from rich.console import Console
 from rich.table import Table
 
-out = Console()
-err = Console(stderr=True)
+from . import output
 
 
 @click.command("library")
 @click.argument("suite")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@output.results_only  # a task file that prints at import cannot break --json
 def library_command(suite: str, as_json: bool) -> int:
     """For each task of SUITE ('builtin', 'builtin/level1', a folder of task files or one
     file): the library families and how many kernels the offline generator would write,
@@ -32,7 +31,7 @@ def library_command(suite: str, as_json: bool) -> int:
     rows = coverage(tasks)
     covered = sum(1 for r in rows if r.family)
     if as_json:
-        click.echo(json.dumps({"suite": suite, "covered": covered, "tasks": [
+        output.echo(json.dumps({"suite": suite, "covered": covered, "tasks": [
             {"task": r.task, "families": r.family.split("+") if r.family else [],
              "kernels": r.kernels, "reason": r.reason} for r in rows],
             "errors": [str(e) for e in errors]}, indent=2))
@@ -40,8 +39,9 @@ def library_command(suite: str, as_json: bool) -> int:
         table = Table("task", "families", "kernels", "or why not", title=suite)
         for r in rows:
             table.add_row(r.task, r.family or "", str(r.kernels or ""), r.reason)
+        out = output.console()
         out.print(table)
         out.print(f"{covered} of {len(rows)} tasks covered")
         for e in errors:
-            err.print(f"[red]not loaded[/red] {e}", highlight=False)
+            output.err_console().print(f"[red]not loaded[/red] {e}", highlight=False)
     return 1 if errors else 0
