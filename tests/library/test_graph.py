@@ -15,6 +15,8 @@ import pytest
 from warpsmith.config import PROFILES
 from warpsmith.library import Generated, NotCovered, coverage, generate
 from warpsmith.library.generator import Plan, plan_task, render_plan
+from warpsmith.library.graph_view import regroup
+from warpsmith.library.scan_walk import Pos
 from warpsmith.tasks import load_task
 from warpsmith.tasks.suite import load_suite
 
@@ -36,6 +38,7 @@ TWINS = {
     "logsumexp_middle": ("row_reduce", 1),
     "cumprod_rows": ("scan", 1), "cumsum_reverse": ("scan", 1),
     "cumsum_exclusive": ("scan", 1), "masked_cumsum": ("scan", 1), "cumsum_middle": ("scan", 1),
+    "instance_norm": ("row_reduce", 1), "reshape_merge": ("row_reduce", 1),
 }
 # exact families take these first (rms_norm, argmax, argmin, cumsum); the graph path must cover
 # them on its own too
@@ -134,8 +137,10 @@ def _task(tmp_path, body: str, inputs: str = "[torch.randn(4, 6, 8)]"):
      "node 0 (aten.sort.default): neither a pointwise op, a view nor a reduction"),
     ("return x.sum(dim=(0, 2))", "node 0 (aten.sum.dim_IntList): reduces dims (0, 2), which "
      "are not adjacent"),
-    ("return x.reshape(4, 48) * 2", "node 0 (aten.view.default): reshapes (4, 6, 8) to "
-     "(4, 48)"),
+    ("return (x * 2).reshape(4, 48) + 1", "node 1 (aten.view.default): reshapes (4, 6, 8) to "
+     "(4, 48) in the middle of the graph"),
+    ("return x.reshape(8, 24) * 2", "node 0 (aten.view.default): reshapes (4, 6, 8) to (8, 24), "
+     "regrouping dims"),
     ("return x.sum(-1).mean()", "node 1 (aten.mean.default): reduces a (4, 6) tensor over "
      "dims (0, 1), another reduction of the graph a (4, 6, 8) tensor"),
     ("return x.pow(2.5)", "node 0 (aten.pow.Tensor_Scalar): pow with exponent 2.5"),
@@ -161,14 +166,28 @@ def test_kernelbench_level1_coverage():
     tasks, errors = load_suite(str(LEVEL1))
     rows = {r.task: r for r in coverage(tasks)}
     covered = sorted(n for n, r in rows.items() if r.family)
-    assert len(covered) >= 50, "\n".join(f"{n}: {r.reason}" for n, r in rows.items()
+    assert len(covered) >= 55, "\n".join(f"{n}: {r.reason}" for n, r in rows.items()
                                         if not r.family)
     for name in ("5_Matrix_scalar_multiplication", "36_RMSNorm_", "38_L1Norm_",
                  "94_MSELoss", "96_HuberLoss", "100_HingeLoss", "40_LayerNorm", "90_cumprod",
-                 "91_cumsum_reverse", "92_cumsum_exclusive", "93_masked_cumsum"):
+                 "91_cumsum_reverse", "92_cumsum_exclusive", "93_masked_cumsum",
+                 "34_InstanceNorm"):
         assert rows[name].family, rows[name].reason
     # exact families take these; the graph path covers them on its own as well
     for name, family in (("51_Argmax_over_a_dimension", "row_reduce"),
                          ("52_Argmin_over_a_dimension", "row_reduce"), ("89_cumsum", "scan")):
         planned = plan_task(next(t for t in tasks if t.name == name))
         assert isinstance(planned, Plan) and planned.label == family, planned
+
+
+def test_reshape_sizes_follow_the_source_shape():
+    assert regroup((4, 6, 8), (1, 24, 8)) == ("1", "{h}.shape[0] * {h}.shape[1]", "{h}.shape[2]")
+    assert regroup((24, 8), (4, 6, 8)) == ("{h}.shape[0] // 6", "6", "{h}.shape[1]")
+    assert regroup((4, 1, 6), (4, 6, 1)) == ("{h}.shape[0]", "{h}.shape[2]", "1")
+
+
+def test_scan_positions_read_as_code():
+    assert Pos().text() == "r"
+    assert Pos().flipped(0).text() == "n_scan - r - 1"
+    assert Pos().flipped(0).flipped(0) == Pos()
+    assert Pos().shifted(1).text() == "r + 1"

@@ -28,6 +28,8 @@ class Plan:
     params: tuple  # the state_dict entries the candidate declares, as render.constructor takes
     args: tuple[str, ...]  # the forward's parameter names
     numbers: tuple[int, ...]  # forward arguments that are Python numbers and reach a kernel
+    reshape: str = ""  # the forward's line reshaping the kernels' output, if it returns one
+    views: tuple[str, ...] = ()  # the forward's lines binding reshaped inputs and parameters
 
     @property
     def families(self) -> tuple[str, ...]:
@@ -75,8 +77,31 @@ def _plan_trace(task: Task, trace: Trace) -> Plan | NoPlan:
             return NoPlan(found.reason)
         numbers = sorted({o.index for k in found for ln in _lines(k) for o in ln.operands
                           if isinstance(o, FwdArg)})
-        return Plan(found, params, trace.arg_names, tuple(numbers))
+        return Plan(found, params, trace.arg_names, tuple(numbers), _reshape(graph, leaves),
+                    _views(graph, leaves))
     return NoPlan("no graph family takes this graph")
+
+
+def _reshape(graph, leaves: dict) -> str:
+    """The output's reshape: to an input's shape when one has it, else over out's sizes."""
+    if not graph.reshape:
+        return ""
+    sizes, shape = graph.reshape
+    like = next((host for vid, (_, host) in leaves.items() if graph.vals[vid].shape == shape
+                 and graph.vals[vid].source[0] == "input"), None)
+    if like is not None:
+        return f"out = out.view({like}.shape)"
+    return f"out = out.reshape({', '.join(s.format(h='out') for s in sizes)})"
+
+
+def _views(graph, leaves: dict) -> tuple[str, ...]:
+    lines = []
+    for val in graph.vals.values():
+        if val.kind == "leaf" and val.source[0] == "reshape":
+            host = leaves[val.source[1]][1]
+            sizes = ", ".join(s.format(h=host) for s in val.source[2])
+            lines.append(f"{leaves[val.id][1]} = {host}.reshape({sizes})")
+    return tuple(lines)
 
 
 def _forward_numbers(task: Task, trace: Trace) -> dict:
@@ -155,8 +180,9 @@ def render_plan(plan: Plan, tune: dict[str, int] | None = None) -> tuple[str, di
     kernels = "".join(p.kernel for p in pieces)
     inits = sorted({o["init"] for k in plan.kernels for ln in _lines(k) for o in ln.operands
                     if isinstance(o, dict) and "init" in o})
-    forward = [f"arg{i} = float({plan.args[i]})" for i in plan.numbers]
-    forward += [line for p in pieces for line in p.launch] + ["return out"]
+    forward = [f"arg{i} = float({plan.args[i]})" for i in plan.numbers] + list(plan.views)
+    forward += [line for p in pieces for line in p.launch] + \
+        ([plan.reshape] if plan.reshape else []) + ["return out"]
     source = header(plan.label, values) + helpers(kernels) + kernels + "\n\n" + \
         "class ModelNew(nn.Module):\n" + \
         constructor(list(plan.params), {f"init{i}": {"init": i} for i in inits}) + \

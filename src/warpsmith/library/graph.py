@@ -53,6 +53,7 @@ class Graph:
     vals: dict[str, Val]  # in dataflow order
     output: str
     ops: tuple[str, ...]  # the trace's ops, for messages
+    reshape: tuple = ()  # the forward returns the output reshaped: (sizes over "{h}", shape)
 
     def users(self, vid: str) -> list[Val]:
         return [v for v in self.vals.values() if vid in v.operands]
@@ -89,6 +90,10 @@ def build_graph(trace: Trace, scalars: dict[tuple[int, float], FwdArg] | None = 
         node, op = builder.extra[vid]
         return Decline(node, op, "returns an output the generator does not make (indices, "
                        "saved statistics)")
+    if builder.reshaped is not None:  # the kernels write the tensor before the reshape
+        src, sizes = builder.reshaped
+        shape = trace.nodes[out.key[0]].outs[0].shape
+        return Graph(builder.vals, src, tuple(n.op for n in trace.nodes), (sizes, shape))
     return Graph(builder.vals, vid, tuple(n.op for n in trace.nodes))
 
 
@@ -97,6 +102,7 @@ class _Builder:
         self.trace, self.scalars = trace, scalars
         self.vals: dict[str, Val] = {}
         self.extra: dict[str, tuple[int, str]] = {}  # ids of outputs the graph cannot make
+        self.reshaped = None  # (value id, sizes) when the output is a reshape of that value
 
     def add(self, index: int, node: Node) -> None:
         target = node.args[0][1] if node.args else None
@@ -168,7 +174,12 @@ class _Builder:
     def _view(self, index: int, node: Node) -> None:
         src = self.operand(index, "self", node.arg("self"))
         meta = node.outs[0]
-        shown = _view_dims(node, self.vals[src].shape, meta.shape)
+        try:
+            shown = _view_dims(node, self.vals[src].shape, meta.shape)
+        except Unsupported:
+            from .graph_view import reshape  # merges and splits, where they need no indexing
+
+            return reshape(self, index, node, src)
         self.put(Val(f"v{index}", meta.shape, meta.dtype, "view", index, operands=(src,),
                      view=shown))
 

@@ -1,5 +1,6 @@
 """More of graph.py's node writers: the scans and the index ops around them (flip, slice,
-cat, select, the filled tensors), and logsumexp written out as two reductions.
+cat, select, the filled tensors), logsumexp written out as two reductions and batch norm as
+a normalisation per channel.
 
 Only the scan family (scan.py) places "scan", "flip", "slice", "cat" and "select" values;
 layout.py refuses them everywhere else, so a pointwise or row kernel never ignores a flip.
@@ -8,6 +9,7 @@ layout.py refuses them everywhere else, so a pointwise or row kernel never ignor
 from __future__ import annotations
 
 from .graph import Val, _Builder, _dims
+from .graph_view import empty
 from .ops import Unsupported
 from .trace import Node
 
@@ -95,8 +97,49 @@ def _logsumexp(b: _Builder, index: int, node: Node) -> None:
                   view=shown))
 
 
+def _batch_norm(b: _Builder, index: int, node: Node) -> None:
+    """Per channel (dim 1): batch statistics when training, else the running ones; then
+    (x − mean) / sqrt(var + eps) · w + b, with the (C,) tensors viewed as (C, 1, …)."""
+    args = dict(node.args)
+    if args["training"] and args["running_mean"] is not None:
+        raise Unsupported("batch norm in training mode updates its running statistics in "
+                          "place")
+    x = b.operand(index, "input", args["input"])
+    shape, dtype = b.vals[x].shape, node.outs[0].dtype
+    b._extras(index, node)
+    if args["training"]:
+        # a reduced dim of size 1 is no dim at all: InstanceNorm's (1, N·C, H, W) is a row
+        dims = tuple(d for d in range(len(shape)) if d != 1 and shape[d] != 1) or (0,)
+        mean = b.reduction(index, x, dims, True, "sum", "{acc} / {count}",
+                           b.fresh(index, "_mean"), dtype)
+        dev = b.put(Val(b.fresh(index, "_dev"), shape, dtype, "op", index,
+                        expr="({0} - {1}) * ({0} - {1})", operands=(x, mean)))
+        var = b.reduction(index, dev, dims, True, "sum", "{acc} / {count}",
+                          b.fresh(index, "_var"), dtype)
+    else:
+        mean, var = (_per_channel(b, index, args[k], shape, k)
+                     for k in ("running_mean", "running_var"))
+    operands = [x, mean, var, b.operand(index, "eps", args["eps"])]
+    expr = "({0} - {1}) / tl.sqrt({2} + {3})"
+    for role, op in (("weight", "*"), ("bias", "+")):
+        if args[role] is not None:
+            operands.append(_per_channel(b, index, args[role], shape, role))
+            expr = f"{expr} {op} {{{len(operands) - 1}}}"
+    b.put(Val(f"v{index}", shape, dtype, "op", index, expr=expr, operands=tuple(operands)))
+
+
+def _per_channel(b: _Builder, index: int, ref, shape, role: str) -> str:
+    """A (C,) tensor as (C, 1, …): broadcasting aligns trailing dims, the channel is dim 1."""
+    vid = b.operand(index, role, ref)
+    rest = (1,) * (len(shape) - 2)
+    return b.put(Val(b.fresh(index, f"_{role}"), (b.vals[vid].shape[0], *rest),
+                     b.vals[vid].dtype, "view", index, operands=(vid,),
+                     view=(0,) + (None,) * len(rest)))
+
+
 WRITERS = {
     "cumsum": _scan, "cumprod": _scan, "flip": _flip, "slice": _slice, "select": _select,
     "cat": _cat, "zeros_like": _filled(0.0), "ones_like": _filled(1.0),
-    "full_like": _filled(None), "logsumexp": _logsumexp,
+    "full_like": _filled(None), "logsumexp": _logsumexp, "empty": empty,
+    "native_batch_norm": _batch_norm,
 }

@@ -88,6 +88,8 @@ def _operand_maps(graph: Graph, val: Val, m: Map):
 
 
 def _scan_only(val: Val) -> str:
+    if val.kind == "empty":
+        return f"{_where(val)} is an uninitialized tensor (torch.empty)"
     return f"{_where(val)} is a {val.kind} along dim {val.dims}, which only a scan kernel places"
 
 
@@ -101,8 +103,11 @@ def leaf_names(graph: Graph, arg_names: tuple[str, ...]) -> dict[str, tuple[str,
     for val in graph.vals.values():
         if val.kind != "leaf":
             continue
-        kind, key = val.source
-        if kind == "input":
+        kind, key = val.source[:2]
+        if kind == "reshape":  # the forward binds it (generator.py), once
+            base = names[key][0]  # its source leaf comes first in dataflow order
+            names[val.id] = (base, f"{base}_view")
+        elif kind == "input":
             names[val.id] = (arg_names[key], arg_names[key])
         else:
             names[val.id] = ("p_" + key.replace(".", "_"), f"self.{key}")

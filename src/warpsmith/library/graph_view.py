@@ -1,0 +1,89 @@
+"""Reshapes that merge or split dims, for graph.py. A kernel indexes its values dim by dim, so
+a reshape in the middle of a graph stays declined; two places need no index arithmetic:
+
+- a reshape of a leaf (an input or a parameter) is a new leaf: the forward passes
+  `x.reshape(…)` (free when x is contiguous), its sizes written over x's own shape;
+- a reshape that is the forward's output: the kernels write the tensor before it, and the
+  forward returns `out.reshape(…)`.
+
+That covers InstanceNorm written as a view, a batch norm and a view back.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .graph import Val
+from .ops import Unsupported
+
+
+def regroup(src: tuple[int, ...], out: tuple[int, ...]) -> tuple[str, ...]:
+    """For each dim of `out`, its size over the source's ("{h}.shape[j]"), where each out
+    dim is one source dim, a product of adjacent ones (merged) or a factor of one (split)."""
+    sizes: list[str] = []
+    i, j = 0, 0
+    while j < len(out):
+        while i < len(src) and src[i] == 1:
+            i += 1
+        if out[j] == 1:
+            sizes.append("1")
+            j += 1
+        elif i < len(src) and src[i] == out[j]:
+            sizes.append(f"{{h}}.shape[{i}]")
+            i, j = i + 1, j + 1
+        elif i < len(src) and src[i] < out[j]:
+            k = i
+            while k < len(src) and math.prod(src[i:k + 1]) < out[j]:
+                k += 1
+            if k == len(src) or math.prod(src[i:k + 1]) != out[j]:
+                raise _mixed(src, out)
+            sizes.append(" * ".join(f"{{h}}.shape[{d}]" for d in range(i, k + 1)))
+            i, j = k + 1, j + 1
+        elif i < len(src):
+            j, i = _split(src, out, i, j, sizes), i + 1
+        else:
+            raise _mixed(src, out)
+    if any(s != 1 for s in src[i:]):
+        raise _mixed(src, out)
+    return tuple(sizes)
+
+
+def _split(src, out, i: int, j: int, sizes: list[str]) -> int:
+    """One source dim into out[j:k]: the factors after the first are the trace's numbers, the
+    first is what they leave of the source dim."""
+    k = j
+    while k < len(out) and math.prod(out[j:k + 1]) < src[i]:
+        k += 1
+    if k == len(out) or math.prod(out[j:k + 1]) != src[i]:
+        raise _mixed(src, out)
+    rest = math.prod(out[j + 1:k + 1])
+    sizes.append(f"{{h}}.shape[{i}] // {rest}")
+    sizes.extend(str(s) for s in out[j + 1:k + 1])
+    return k + 1
+
+
+def _mixed(src, out) -> Unsupported:
+    return Unsupported(f"reshapes {src} to {out}, regrouping dims in a way that is neither a "
+                       "merge nor a split of adjacent dims")
+
+
+def reshape(builder, index: int, node, src: str) -> None:
+    """A leaf's reshape becomes a leaf; the output's is kept for the forward; else declined."""
+    val, meta = builder.vals[src], node.outs[0]
+    sizes = regroup(val.shape, meta.shape)
+    if val.kind == "leaf":
+        builder.put(Val(f"v{index}", meta.shape, meta.dtype, "leaf", -1,
+                        source=("reshape", src, sizes)))
+        return
+    out = builder.trace.output
+    if getattr(out, "kind", None) == "node" and out.key == (index, 0):
+        builder.reshaped = (src, sizes)
+        return
+    raise Unsupported(f"reshapes {val.shape} to {meta.shape} in the middle of the graph (a "
+                      "reshape of an input or of the output is placed)")
+
+
+def empty(builder, index: int, node) -> None:
+    """torch.empty: placed by nothing; batch norm's trace makes one and never reads it."""
+    meta = node.outs[0]
+    builder.put(Val(f"v{index}", meta.shape, meta.dtype, "empty", index))
