@@ -57,3 +57,65 @@ def test_garbage_and_a_cut_frame_are_named():
     whole = _frames(({"a": 1}, b"x" * 100))
     assert whole.startswith(MAGIC)
     assert "cut short" in _read(whole[:-10], lambda: 1 << 20)[0]
+
+
+# A worker of our own, as a hostile candidate's process could behave: run by the sandbox
+# as the verify worker is (`python -c CODE JOB_DIR FD`), talking the frame protocol.
+WORKER = '''
+import os, sys
+from warpsmith.verify.protocol import ACK, CASE, write_frame
+fd = int(sys.argv[-1])
+for call in CALLS:
+    write_frame(fd, {"frame": CASE, "call": call}, b"outputs")
+    if WAIT_ACK:
+        line = b""
+        while not line.endswith(b"\\n"):
+            line += os.read(0, 1)
+        assert line == ACK
+write_frame(fd, {"stage": "done"})
+os._exit(0)
+'''
+
+
+def _worker(tmp_path, calls, on_case, timeout_s=60, wait_ack=True):
+    from warpsmith.config import worker_environment
+    from warpsmith.verify.sandbox import run_worker
+
+    code = WORKER.replace("CALLS", repr(calls)).replace("WAIT_ACK", repr(wait_ack))
+    job, scratch = tmp_path / "job", tmp_path / "cwd"
+    job.mkdir()
+    scratch.mkdir()
+    return run_worker(job, scratch, timeout_s, worker_environment("cpu"), max_bytes=1 << 20,
+                      on_case=on_case, program=("-c", code))
+
+
+def test_case_frames_are_taken_one_by_one_and_acknowledged(tmp_path):
+    seen = []
+    out = _worker(tmp_path, [0, 1, 2], lambda head, payload: seen.append(head["call"]) or
+                  len(seen))
+    assert not out.malformed and out.report == {"stage": "done"}, out
+    assert seen == [0, 1, 2] and out.collected == (1, 2, 3) and out.returncode == 0
+
+
+def test_an_unexpected_frame_is_malformed_and_ends_the_worker(tmp_path):
+    from warpsmith.verify.protocol import Malformed
+
+    def only_call_0(head, payload):
+        if head["call"] != 0:
+            raise Malformed(f"call {head['call']} was not due")
+        return head["call"]
+
+    out = _worker(tmp_path, [0, 7, 1], only_call_0)
+    assert out.malformed == "call 7 was not due" and out.report is None
+    assert out.collected == (0,) and not out.timed_out
+
+
+def test_the_trusted_sides_time_does_not_count_against_the_deadline(tmp_path):
+    import time
+
+    def slow(head, payload):
+        time.sleep(4)  # the reference of a large call, computed while the worker waits
+        return head["call"]
+
+    out = _worker(tmp_path, [0, 1], slow, timeout_s=6)
+    assert not out.timed_out and out.report == {"stage": "done"}, out
