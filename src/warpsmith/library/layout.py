@@ -16,6 +16,9 @@ from .graph import Graph, Lit, Val
 from .ops import HELPERS
 
 Map = tuple  # of int | None, one entry per dim of a value
+# names the kernels themselves use; an input called so (`mask`) gets another in the kernel
+RESERVED = {"offs", "mask", "n", "rest", "row", "outer", "cols", "col_mask", "r", "start",
+            "n_red", "n_inner", "n_scan", "carry", "last", "f", "out"}
 
 
 @dataclass(frozen=True)
@@ -108,7 +111,8 @@ def leaf_names(graph: Graph, arg_names: tuple[str, ...]) -> dict[str, tuple[str,
             base = names[key][0]  # its source leaf comes first in dataflow order
             names[val.id] = (base, f"{base}_view")
         elif kind == "input":
-            names[val.id] = (arg_names[key], arg_names[key])
+            name = arg_names[key]
+            names[val.id] = (name + "_in" if name in RESERVED else name, name)
         else:
             names[val.id] = ("p_" + key.replace(".", "_"), f"self.{key}")
     return names

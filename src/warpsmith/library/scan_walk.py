@@ -14,10 +14,6 @@ from dataclasses import dataclass
 from .graph import Graph, Val
 from .layout import Line, Refused
 
-# names the kernel itself uses; a leaf named so (an input called `mask`) is renamed
-RESERVED = {"r", "mask", "row", "outer", "cols", "col_mask", "carry", "last", "start", "f",
-            "n_scan", "n_inner", "out"}
-
 
 @dataclass(frozen=True)
 class Pos:
@@ -214,8 +210,7 @@ def _loads(graph: Graph, scan: Val, edges: dict, leaves: dict, names: dict) -> l
     for (_, vid), p in edges.items():
         if graph.vals[vid].kind != "leaf" or (vid, p) in names:
             continue
-        base, host = leaves[vid]
-        base = base + "_in" if base in RESERVED else base
+        base, host = leaves[vid]  # renamed there if the kernel uses the name itself
         name = base if not any(ld.name == base for ld in loads) else f"{base}_{len(loads)}"
         delta = 0 if p is None else _delta(graph, vid, scan)
         loads.append(ScanLoad(name, host, p, delta, graph.vals[vid].dtype))
