@@ -40,6 +40,7 @@ TWINS = {
     "cumsum_exclusive": ("scan", 1), "masked_cumsum": ("scan", 1), "cumsum_middle": ("scan", 1),
     "instance_norm": ("row_reduce", 1), "reshape_merge": ("row_reduce", 1),
     "batch_norm_eval": ("pointwise", 1), "where_mask": ("pointwise", 1),
+    "max_with_indices": ("row_reduce", 1),
 }
 # exact families take these first (rms_norm, argmax, argmin, cumsum); the graph path must cover
 # them on its own too

@@ -86,7 +86,7 @@ def build_graph(trace: Trace, scalars: dict[tuple[int, float], FwdArg] | None = 
         except Unsupported as e:
             return Decline(index, node.op, str(e))
     vid = f"v{out.key[0]}" if out.key[1] == 0 else f"v{out.key[0]}_{out.key[1]}"
-    if vid in builder.extra:
+    if vid in builder.extra and not builder.indices(*out.key):
         node, op = builder.extra[vid]
         return Decline(node, op, "returns an output the generator does not make (indices, "
                        "saved statistics)")
@@ -144,7 +144,8 @@ class _Builder:
 
     def operand(self, index: int, name: str, value):
         if isinstance(value, Ref):
-            if value.kind == "node" and f"v{value.key[0]}_{value.key[1]}" in self.extra:
+            if value.kind == "node" and f"v{value.key[0]}_{value.key[1]}" in self.extra \
+                    and not self.indices(*value.key):
                 raise Unsupported(f"uses output {value.key[1]} of node {value.key[0]}, which "
                                   "the generator does not make (indices, saved statistics)")
             vid = self.id_of(value)
@@ -154,6 +155,19 @@ class _Builder:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise Unsupported(f"argument {name!r} is {value!r}, not a tensor or a number")
         return self.scalars.get((index, float(value)), Lit(float(value)))
+
+    def indices(self, node_index: int, k: int) -> bool:
+        """max.dim/min.dim's indices, made when first used (an unused argmax would cost the
+        kernel a comparison per element): an argmax/argmin over the same dims."""
+        node = self.trace.nodes[node_index]
+        if k != 1 or node.name not in ("max", "min") or node.arg("dim") is None:
+            return False
+        src = self.operand(node_index, "self", node.arg("self"))
+        dims = _dims(node.arg("dim"), len(self.vals[src].shape))
+        self.reduction(node_index, src, dims, bool(node.arg("keepdim")), "arg" + node.name,
+                       "{acc}", f"v{node_index}_1", node.outs[1].dtype)
+        del self.extra[f"v{node_index}_1"]
+        return True
 
     def put(self, val: Val) -> str:
         self.vals[val.id] = val
