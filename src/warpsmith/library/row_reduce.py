@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import row_finish
+from . import row_finish, row_split
 from .graph import Decline, Graph, Val
 from .layout import Line, Load, Refused, dims_of, lines_for
 from .row_text import render_row
@@ -85,10 +85,13 @@ def plan(graph: Graph, reductions: list[Val], leaves: dict) -> tuple:
     shape, dims = src.shape, reductions[0].dims
     for red in reductions[1:]:
         if (graph.vals[red.operands[0]].shape, red.dims) != (shape, dims):
-            raise _Declined(Decline(red.node, graph.ops[red.node], (
-                f"reduces a {graph.vals[red.operands[0]].shape} tensor over dims {red.dims}, "
-                f"another reduction of the graph a {shape} tensor over dims {dims}: one "
-                "reduced shape per graph is written so far")))
+            try:  # one stage after the other, when the later reduces what the first made
+                return row_split.stages(graph, reductions, leaves, plan)
+            except Refused as e:
+                raise _Declined(Decline(red.node, graph.ops[red.node], (
+                    f"reduces a {graph.vals[red.operands[0]].shape} tensor over dims "
+                    f"{red.dims}, another reduction of the graph a {shape} tensor over dims "
+                    f"{dims}, and the graph does not cut into two stages: {e}"))) from e
     if list(dims) != list(range(dims[0], dims[-1] + 1)):
         raise Refused(f"reduces dims {dims}, which are not adjacent")
     if len(dims) == len(shape) and len(shape) >= 2:
