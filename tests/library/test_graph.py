@@ -1,5 +1,6 @@
-"""The graph generator: pointwise chains and row reductions with what comes before and after
-them, placed into kernels without a family written for each task. Every twin task under
+"""The graph generator: pointwise chains, row reductions (argmax and logsumexp among them, in
+one or two stages) and scans with what comes before and after them, reshaped inputs and
+outputs, placed into kernels without a family written for each task. Every twin task under
 tasks/ (small shapes of KernelBench level-1 tasks, in KernelBench format) renders a candidate
 that passes the verifier on the CPU interpreter; what the generator declines names the node.
 """
