@@ -43,6 +43,7 @@ TWINS = {
     "batch_norm_eval": ("pointwise", 1), "where_mask": ("pointwise", 1),
     "max_with_indices": ("row_reduce", 1), "triplet_margin": ("row_reduce", 2),
     "row_sums_mean": ("row_reduce", 3), "scan_epilogue": ("scan", 1),
+    "cumsum_fp16": ("scan", 1),
 }
 # exact families take these first (rms_norm, argmax, argmin, cumsum); the graph path must cover
 # them on its own too
