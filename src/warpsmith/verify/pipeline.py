@@ -29,7 +29,7 @@ from ..tasks.counting import count_cost
 from ..tasks.gpus import roofline_floor
 from ..tasks.suite import resolve_task
 from ..types import CaseResult, Task, Verdict
-from . import collect, gpukernels, jail, memplan, prestart, static
+from . import collect, gpukernels, gpulock, jail, memplan, prestart, static
 from .correctness import compare
 from .feedback import feedback_text
 from .gates import apply_gates
@@ -69,16 +69,9 @@ def verify(task: Task | str, candidate: Path | str, device: str | None = None,
     key = cache_key(task, source, device, prof, base.environment)
     if store is not None and use_cache and (hit := store.get(key)) is not None:
         return replace(hit, cached=True)
-    try:
-        verdict = _run(task, candidate, device, prof, replace(base, cache_key=key),
-                       accept_suspect)
-    except (torch.OutOfMemoryError, MemoryError) as e:  # the plan's estimate fell short
-        verdict = replace(base, cache_key=key, status="too_large", reasons=(
-            f"the verifier ran out of memory holding the task's cases ({type(e).__name__}); "
-            "this is the verifier's limit on this machine, not the candidate's",))
-    if device == "cuda":  # hand the reference's memory back, or the next worker finds none
-        gc.collect()
-        torch.cuda.empty_cache()
+    with gpulock.exclusive(device):
+        verdict = _guarded_run(task, candidate, device, prof, replace(base, cache_key=key),
+                               accept_suspect)
     if not jail.current().ok:  # never silently weaker
         verdict = replace(verdict, warnings=verdict.warnings + (
             f"no OS sandbox: {jail.current().detail}",))
@@ -86,6 +79,19 @@ def verify(task: Task | str, candidate: Path | str, device: str | None = None,
     if store is not None and verdict.status not in NOT_STORED:
         store.put(verdict)
     return verdict
+
+
+def _guarded_run(task, candidate, device, prof, base, accept_suspect) -> Verdict:
+    try:
+        return _run(task, candidate, device, prof, base, accept_suspect)
+    except (torch.OutOfMemoryError, MemoryError) as e:  # the plan's estimate fell short
+        return replace(base, status="too_large", reasons=(
+            f"the verifier ran out of memory holding the task's cases ({type(e).__name__}); "
+            "this is the verifier's limit on this machine, not the candidate's",))
+    finally:
+        if device == "cuda":  # the reference's memory handed back before the next one
+            gc.collect()  # plans against the free memory
+            torch.cuda.empty_cache()
 
 
 def _not_text(task: Task, candidate: Path, device: str | None, e: UnicodeDecodeError):
