@@ -43,7 +43,8 @@ TWINS = {
     "batch_norm_eval": ("pointwise", 1), "where_mask": ("pointwise", 1),
     "max_with_indices": ("row_reduce", 1), "triplet_margin": ("row_reduce", 2),
     "row_sums_mean": ("row_reduce", 3), "scan_epilogue": ("scan", 1),
-    "cumsum_fp16": ("scan", 1),
+    "cumsum_fp16": ("scan", 1), "scan_broadcast": ("scan", 1),
+    "scan_broadcast_rows": ("scan", 1),
 }
 # exact families take these first (rms_norm, argmax, argmin, cumsum); the graph path must cover
 # them on its own too
@@ -52,7 +53,8 @@ GRAPH_ONLY = ["rms_by_hand", "argmax_middle", "argmin_middle", "cumsum_rows"]
 TILED = {"cumsum_reverse": {"SCAN_BLOCK_R": 64}, "cumprod_rows": {"SCAN_BLOCK_R": 64},
          "cumsum_exclusive": {"SCAN_BLOCK_R": 64}, "cumsum_middle": {"SCAN_BLOCK_R": 64},
          "scan_epilogue": {"SCAN_BLOCK_R": 64}, "argmax_scaled": {"RED_BLOCK_R": 32},
-         "logsumexp_middle": {"RED_BLOCK_R": 128}}
+         "logsumexp_middle": {"RED_BLOCK_R": 128}, "scan_broadcast": {"SCAN_BLOCK_R": 64},
+         "scan_broadcast_rows": {"SCAN_BLOCK_R": 64}}
 
 
 def _verify(job: tuple[str, str, str]) -> tuple[str, str]:

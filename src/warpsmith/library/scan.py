@@ -93,7 +93,8 @@ LAYOUTS = {
     "rows": {"head": ["row = tl.program_id(0).to(tl.int64)"], "tile": "[1]",
              "lanes": "start + tl.arange(0, BLOCK_R)", "mask": "r < n_scan",
              "at": "row * {length} + {pos}", "fill": "tl.arange(0, {n})",
-             "fill_mask": "f < {k}", "fill_tile": "[{n}]"},
+             "fill_mask": "f < {k}", "fill_tile": "[{n}]", "group": "row",
+             "group_mask": ""},
     "cols": {"head": ["outer = tl.program_id(0).to(tl.int64)",
                       "cols = tl.program_id(1) * BLOCK_I + tl.arange(0, BLOCK_I)",
                       "col_mask = cols < n_inner"], "tile": "[1, BLOCK_I]",
@@ -101,7 +102,9 @@ LAYOUTS = {
              "mask": "(r < n_scan) & col_mask[None, :]",
              "at": "(outer * {length} + {pos}) * n_inner + cols[None, :]",
              "fill": "tl.arange(0, {n})[:, None]", "fill_mask": "(f < {k}) & col_mask[None, :]",
-             "fill_tile": "[{n}, BLOCK_I]"},
+             "fill_tile": "[{n}, BLOCK_I]",
+             "group": "outer * n_inner + cols[None, :]",
+             "group_mask": ", mask=col_mask[None, :], other=0"},
 }
 
 
@@ -146,20 +149,25 @@ def _fill_text(k: ScanKernel, lay) -> list[str]:
 
 def _load(ld: ScanLoad, lay) -> str:
     cast = "" if ld.dtype == "bool" else ".to(tl.float32)"
-    if ld.pos is None:  # one element, every lane reads it
+    if ld.kind == "scalar":  # one element, every lane reads it
         return f"{ld.name} = tl.load({ld.name}_ptr){cast}"
+    if ld.kind == "group":  # one value per line
+        return f"{ld.name} = tl.load({ld.name}_ptr + {lay['group']}{lay['group_mask']}){cast}"
+    if ld.kind == "line":  # one value per position, the same for every line
+        return (f"{ld.name} = tl.load({ld.name}_ptr + {ld.pos.text()}, mask=r < n_scan, "
+                f"other=0){cast}")
     at = lay["at"].format(length=_length("n_scan", ld.delta), pos=_paren(ld.pos.text()))
     return f"{ld.name} = tl.load({ld.name}_ptr + {at}, mask=mask, other=0){cast}"
 
 
 def _launch(k: ScanKernel, scalars: list) -> tuple[str, ...]:
-    full = next(ld for ld in k.loads if ld.pos is not None)
+    full = next(ld for ld in k.loads if ld.kind == "full")
     d = k.dim
     lines = [f"F = {full.host}.shape",
              f"n_scan = F[{d}]" + (f" - {full.delta}" if full.delta else ""),
              f"out = torch.empty(({', '.join(k.sizes)}{',' * (len(k.sizes) == 1)}), "
              f"dtype=torch.{k.out_dtype}, device={full.host}.device)"]
-    args = [ld.host if ld.pos is None else f"{ld.host}.contiguous()" for ld in k.loads]
+    args = [ld.host if ld.kind == "scalar" else f"{ld.host}.contiguous()" for ld in k.loads]
     args += ["out", "n_scan"]
     if k.layout == "rows":
         lines += ["block_r = min(SCAN_BLOCK_R, triton.next_power_of_2(n_scan))",

@@ -44,9 +44,10 @@ class Pos:
 class ScanLoad:
     name: str  # the kernel's name for it
     host: str  # the forward's expression for the tensor
-    pos: Pos | None  # None: one element, read once
+    pos: Pos | None  # None: read once per line
     delta: int  # its length along the scanned dim, minus n_scan
     dtype: str
+    kind: str  # "full", "line", "group" or "scalar" (_shape_kind)
 
 
 @dataclass(frozen=True)
@@ -94,21 +95,35 @@ def _name(names: dict, edges: dict, user: str, vid: str) -> str:
 
 
 def _delta(graph: Graph, vid: str, scan: Val) -> int:
-    d = scan.dims[0]
-    return graph.vals[vid].shape[d] - scan.shape[d]
+    """Its length along the scanned dim minus the scan's (dims aligned to the last)."""
+    shape = graph.vals[vid].shape
+    d = scan.dims[0] - (len(scan.shape) - len(shape))
+    return (shape[d] if d >= 0 else 1) - scan.shape[scan.dims[0]]
 
 
 def _shape_kind(graph: Graph, vid: str, scan: Val) -> str:
-    """"full" (the scan's shape, any length along the dim) or "scalar" (one element)."""
-    val, d = graph.vals[vid], scan.dims[0]
+    """How a value broadcasts against the scanned shape F (its dims aligned to F's last):
+    "full" (F's shape, any length along the dim), "line" (only along the dim: a weight per
+    position), "group" (everything but the dim: a value per line) or "scalar"."""
+    val, d, shape = graph.vals[vid], scan.dims[0], scan.shape
     if all(s == 1 for s in val.shape):
         return "scalar"
-    same = len(val.shape) == len(scan.shape) and all(
-        a == b for j, (a, b) in enumerate(zip(val.shape, scan.shape, strict=True)) if j != d)
-    if same and (val.shape[d] != 1 or scan.shape[d] == 1):
-        return "full"
-    raise Refused(f"{_where(val)} has shape {val.shape}: broadcast into a scan of shape "
-                  f"{scan.shape} only as one element (other broadcasts are not written yet)")
+    lead = len(shape) - len(val.shape)
+    padded = (1,) * max(lead, 0) + val.shape
+    others = [j for j in range(len(shape)) if j != d]
+    along = lead >= 0 and (padded[d] != 1 or shape[d] == 1)
+    if lead >= 0 and all(padded[j] == shape[j] for j in others):
+        return "full" if along else "group"
+    if along and all(padded[j] == 1 for j in others):
+        return "line"
+    raise Refused(f"{_where(val)} has shape {val.shape}, which broadcasts into a scan of shape "
+                  f"{shape} neither whole, along the dim only, across it only nor as one "
+                  "element")
+
+
+def _per_lane(graph: Graph, vid: str, scan: Val) -> bool:
+    """Whether a value differs from lane to lane (else it is read once per line)."""
+    return _shape_kind(graph, vid, scan) in ("full", "line")
 
 
 def _downstream(graph: Graph, scan: Val) -> tuple[dict, dict, tuple]:
@@ -125,8 +140,8 @@ def _downstream(graph: Graph, scan: Val) -> tuple[dict, dict, tuple]:
             down[val.id] = down[srcs[0]]
             for o in val.operands:
                 if isinstance(o, str) and o not in down:
-                    scalar = _shape_kind(graph, o, scan) == "scalar"
-                    edges[(val.id, o)] = None if scalar else down[val.id]
+                    lanes = _per_lane(graph, o, scan)
+                    edges[(val.id, o)] = down[val.id] if lanes else None
         elif val.kind == "flip" and val.dims == (d,):
             down[val.id] = down[srcs[0]].flipped(_delta(graph, srcs[0], scan))
         elif val.kind == "view" and val.shape == graph.vals[srcs[0]].shape:
@@ -191,8 +206,8 @@ def _upstream(graph: Graph, scan: Val, edges: dict) -> tuple[dict, dict]:
         if val.kind == "op":
             for o in val.operands:
                 if isinstance(o, str):
-                    scalar = _shape_kind(graph, o, scan) == "scalar"
-                    edges[(val.id, o)] = None if scalar or p is None else p
+                    lanes = p is not None and _per_lane(graph, o, scan)
+                    edges[(val.id, o)] = p if lanes else None
         elif p is not None and val.kind == "flip" and val.dims == (d,):
             edges[(val.id, src)] = p.flipped(_delta(graph, src, scan))
         elif p is not None and val.kind == "slice" and val.dims == (d,):
@@ -212,10 +227,11 @@ def _loads(graph: Graph, scan: Val, edges: dict, leaves: dict, names: dict) -> l
             continue
         base, host = leaves[vid]  # renamed there if the kernel uses the name itself
         name = base if not any(ld.name == base for ld in loads) else f"{base}_{len(loads)}"
-        delta = 0 if p is None else _delta(graph, vid, scan)
-        loads.append(ScanLoad(name, host, p, delta, graph.vals[vid].dtype))
+        kind = _shape_kind(graph, vid, scan)
+        delta = _delta(graph, vid, scan) if kind in ("full", "line") else 0
+        loads.append(ScanLoad(name, host, p, delta, graph.vals[vid].dtype, kind))
         names[(vid, p)] = name
-    if not any(ld.pos is not None for ld in loads):
+    if not any(ld.kind == "full" for ld in loads):
         raise Refused("no tensor at the scanned shape is loaded, so the kernel cannot read "
                       "the sizes from one")
     return loads
