@@ -160,8 +160,8 @@ class Started:
         if report is not None and not timed_out:  # its exit code is part of the outcome
             try:
                 self.proc.wait(timeout=max(1.0, self.deadline - time.perf_counter()))
-            except subprocess.TimeoutExpired:
-                timed_out = report is None
+            except subprocess.TimeoutExpired:  # it reported, then did not end
+                timed_out = True
         self.stop()
         return Outcome(
             returncode=None if timed_out else self._returncode(), timed_out=timed_out,
@@ -184,7 +184,8 @@ class Started:
             if self.proc.poll() is not None and not killed:  # gone, but a descendant may
                 _kill_group(self.proc)  # still hold the pipe open
                 _kill_tagged(self.token)
-                killed = True
+                killed = True  # one that outlives the kill holds it 30 s more at most
+                self.deadline = min(self.deadline, time.perf_counter() + 30)
 
     def _on_case(self, on_case, head: dict, payload: bytes):
         if on_case is None:
