@@ -139,6 +139,18 @@ def test_ctrl_c_leaves_an_interrupted_run_that_resumes_without_paying_twice(serv
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout)["status"] == "found"
     assert len(server.requests) == 1  # the answer that came in after Ctrl-C was cached
+    # one count of the run's calls in the progress lines, the summary and `runs show`
+    spent = json.loads(again.stdout)["spend"]["calls"]
+    shown = subprocess.run([sys.executable, "-m", "warpsmith.cli.main", "runs", "show", run_id,
+                            "--json"], env=env, capture_output=True, text=True, timeout=120)
+    assert json.loads(shown.stdout)["llm_calls"] == spent
+    replay = subprocess.run([sys.executable, "-m", "warpsmith.cli.main", "optimize", "--resume",
+                             run_id], env=env, capture_output=True, text=True, timeout=600,
+                            cwd=tmp_path)
+    progress = [line for line in replay.stderr.splitlines() if line.startswith("#")]
+    assert progress and all((f"calls {spent}," in line) if spent else ("calls" not in line)
+                            for line in progress[-1:]), replay.stderr
+    assert (f"{spent} LLM calls" if spent else "no model calls") in replay.stderr
 
 
 def test_without_a_model_the_library_finds_a_verified_kernel(db):

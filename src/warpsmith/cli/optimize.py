@@ -144,7 +144,9 @@ class _Progress:
         from ..search.context import better
 
         self.run_id, self.count = a.run_id, self.count + 1
-        self.calls += bool(a.prompt) and not a.replayed and not a.llm_cached
+        # the run's calls, as its summary and `runs show` count them: a replayed attempt's
+        # call was paid when it was made
+        self.calls += bool(a.prompt) and not a.llm_cached
         self.usd += (a.cost_usd or 0.0) if not a.llm_cached else 0.0
         if better(a, self.best):  # the run's own rule, so this line agrees with the result
             self.best = a

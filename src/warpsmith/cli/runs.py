@@ -41,7 +41,7 @@ def list_command(db, as_json) -> int:
     table.columns[0].no_wrap = True  # ids are copied into --resume and `runs show`
     for r, t in rows:
         table.add_row(r.id, r.task, r.model, r.strategy, r.status, str(t["attempts"]),
-                      str(t["passed"]), _cost(t))
+                      str(t["passed"]), _cost(t, r.model))
     output.console().print(table)
     return 0
 
@@ -69,7 +69,7 @@ def show_command(run_id, db, as_json) -> int:
     judged = f" (and {t['judge_calls']} judge calls)" if t["judge_calls"] else ""
     out.print(f"{t['attempts']} attempts{judged}, {t['passed']} passed; tokens {t['tokens']} "
               "paid; "
-              f"cost {_cost(t)}; best: {record.best_path or 'none'}", highlight=False)
+              f"cost {_cost(t, record.model)}; best: {record.best_path or 'none'}", highlight=False)
     table = Table("#", "parent", "chain", "round", "status", "speedup", "tokens", "cost $",
                   "reason")
     for a in attempts:
@@ -116,10 +116,10 @@ def _attempt_dict(a: Attempt) -> dict:
     return data
 
 
-def _cost(totals: dict) -> str:
+def _cost(totals: dict, model: str) -> str:
     """A sum that leaves out calls without a known price says so; a run that asked no
-    model says that."""
-    if not totals["llm_calls"]:
+    model (the library's) says that."""
+    if model == "library":  # search.registry.LIBRARY, named here: the CLI starts without it
         return "no model"
     unknown = totals["unpriced_calls"]
     return f"${_usd(totals['cost_usd'])}" + (f" + {unknown} unpriced" if unknown else "")

@@ -41,10 +41,11 @@ class OptimizeResult:
     lanes: dict | None = None  # scheduler.Scheduler.summary(): busy and waiting seconds
 
     def spend_text(self) -> str:
-        """What the run spent; one that asked no model says so, not $0 and unpriced calls."""
+        """What the run spent; one that paid no model call says so, not $0 and unpriced
+        calls."""
         sp = self.spend
         if not sp["calls"]:
-            return f"no model, {sp['wall_s']:.0f} s"
+            return f"no model calls, {sp['wall_s']:.0f} s"
         unpriced = f" (+{sp['unpriced_calls']} unpriced calls)" if sp["unpriced_calls"] else ""
         return (f"{sp['calls']} LLM calls, {sp['tokens']} tokens, ${sp['usd']:.4f}{unpriced}, "
                 f"{sp['wall_s']:.0f} s")
