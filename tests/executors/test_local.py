@@ -105,7 +105,7 @@ def test_a_worker_killed_twice_gives_a_crashed_verdict(relu):
         verdict = job["value"]
         assert verdict.status == "crashed" and not verdict.correct
         assert "worker died" in verdict.reasons[0] and "SIGKILL" in verdict.reasons[0]
-        assert verdict.cache_key == "" and verdict.feedback.startswith("status: crashed")
+        assert verdict.cache_key == "" and verdict.feedback.startswith("Status: crashed")
         (fresh,) = executor.pids()  # the pool is whole again for the next job
         assert os.path.exists(f"/proc/{fresh}")
     finally:

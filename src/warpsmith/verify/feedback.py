@@ -1,4 +1,4 @@
-"""A short text for an LLM trying again: what failed, where, and by how much."""
+"""The status hints, and a verdict's `feedback` text (prompts/feedback.py renders it)."""
 
 from __future__ import annotations
 
@@ -21,21 +21,9 @@ HINTS = {
 
 
 def feedback_text(v: Verdict) -> str:
-    lines = [f"status: {v.status}. {HINTS.get(v.status, '')}"]
-    lines += [f"- {r}" for r in v.reasons[:5]]
-    worst = [c for c in v.cases if not c.ok][:3]
-    for c in worst:
-        lines.append(f"- shape {c.shape}, {c.variant} inputs: max abs error "
-                     f"{_fmt(c.max_abs)}, relative error {_fmt(c.norm_rel)} "
-                     f"(reference's own {_fmt(c.ref_norm_rel)})")
-    if v.speedup_vs_eager is not None:
-        lines.append(f"- speed: {v.speedup_vs_eager:.2f}× eager, "
-                     f"{_fmt(v.speedup_vs_compile, '.2f')}× torch.compile, "
-                     f"{_fmt(v.roofline_fraction, '.0%')} of the roofline floor")
-    if v.status in ("compile_error", "runtime_error", "crashed") and v.log_tail:
-        lines.append("log (last lines):\n" + "\n".join(v.log_tail.strip().splitlines()[-12:]))
-    return "\n".join(lines)
+    """The verdict's `feedback`: the text the refine loop gives a model
+    (prompts/feedback.render_feedback), so the reward service, the executors and MCP hand out
+    what a model in warpsmith's own search reads, not a poorer copy."""
+    from ..prompts.feedback import render_feedback  # it imports HINTS from here
 
-
-def _fmt(x, spec: str = ".2e") -> str:
-    return "n/a" if x is None else format(x, spec)
+    return render_feedback(v)

@@ -157,11 +157,12 @@ class Started:
         timed_out = self.frames.timed_out
         with contextlib.suppress(OSError):
             self.proc.stdin.close()
-        if report is not None and not timed_out:  # its exit code is part of the outcome
-            try:
-                self.proc.wait(timeout=max(1.0, self.deadline - time.perf_counter()))
+        if not timed_out and not malformed:  # its exit code is part of the outcome: a
+            try:  # worker that died (SIGSEGV) is reaped by bubblewrap a moment after EOF
+                self.proc.wait(timeout=max(1.0, self.deadline - time.perf_counter())
+                               if report is not None else 5.0)
             except subprocess.TimeoutExpired:  # it reported, then did not end
-                timed_out = True
+                timed_out = report is not None
         self.stop()
         return Outcome(
             returncode=None if timed_out else self._returncode(), timed_out=timed_out,
