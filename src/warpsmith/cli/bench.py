@@ -81,7 +81,7 @@ def bench_command(suite, generator, only, samples, budget, device, profile, lang
         plan = (_suite(suite), _generator(generator), _settings(samples, device, profile, limits),
                 Options(language, width, depth, tune=not no_tune))
         only = _names(only)
-    view = _View(as_json)
+    view = _View()  # --json owns stdout only: progress still goes to stderr
     try:
         with view:
             if resume_id:
@@ -130,9 +130,10 @@ def _settings(samples: int, device: str | None, profile: str, limits):
 
 
 class _View:
-    """A rich progress bar on stderr with time and cost left, and one line per item."""
+    """A rich progress bar on stderr with time and cost left (on a terminal), and one line
+    per item (always: a bench run under nohup or a scheduler shows where it is in its log)."""
 
-    def __init__(self, quiet: bool):
+    def __init__(self, quiet: bool = False):
         self.quiet, self.bench_id, self.task = quiet, None, None
         self.bar = Progress(TextColumn("{task.description}"), BarColumn(),
                             MofNCompleteColumn(), TextColumn("{task.fields[left]}"),
