@@ -3,7 +3,7 @@
 import torch
 
 from warpsmith.types import Timing
-from warpsmith.verify.child.timing import _Slots
+from warpsmith.verify.stopwatch import Slots as _Slots
 from warpsmith.verify.timing import summarise
 
 

@@ -12,7 +12,9 @@ either side whatever the number of calls:
                   (both references, the candidate's outputs copied over, chunked float64 work)
   candidate side  its model, the call's inputs and their copy (to see a write into an input),
                   its outputs and the copies it hands over; while timed, every timing set's
-                  inputs, two rotating buffers, eager's model and the L2 flush
+                  inputs, two rotating buffers and the L2 flush
+  while timed     the trusted side times the baselines (baselines.py) with its own copy of
+                  the timing sets, buffers and flush, the reference models and their outputs
 
 On a GPU both sides share the device's free memory; on the CPU, available RAM. When the
 profile's plan does not fit, timing sets are cut to one. When not even that fits, the task is
@@ -76,21 +78,28 @@ def _bytes(tensors) -> int:
 
 
 def needed(s: Sizes, timing: int) -> int:
-    """Bytes of both sides at their joint peak: the trusted side's while a call is checked
-    (the worker holds that call meanwhile), or the worker's while it is timed."""
-    trusted, (worker, timed) = sides(s, timing)
-    return int(max(trusted + worker, s.params * (1 + s.high) + timed))
+    """Bytes of both sides at their joint peak: while a call is checked, or while timed
+    (the worker times the candidate, the trusted side its baselines, each with its own
+    timing sets)."""
+    (trusted, trusted_timed), (worker, worker_timed) = sides(s, timing)
+    return int(max(trusted + worker, trusted_timed + worker_timed))
 
 
-def sides(s: Sizes, timing: int) -> tuple[int, tuple[int, int]]:
-    """(the trusted side's peak, (the worker's while checked, while timed)) in bytes."""
+def sides(s: Sizes, timing: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """((the trusted side's peak while checking, while timing), (the worker's, the same))
+    in bytes; both timed peaks are 0 where nothing is timed (timing sets: 0)."""
     models = s.params * (1 + s.high)
     forward = s.inputs * (1 + s.high) + s.outputs * (1 + s.high) * (1 + TEMPORARIES)
     comparison = s.outputs * (2 + s.high) + \
         COMPARE_CHUNKS * 8 * min(s.outputs // s.itemsize, CHUNK)
     worker = s.params + 2 * s.inputs + 2 * s.outputs
-    timed = (timing + 2) * s.inputs + 2 * s.outputs + 2 * s.params + L2_FLUSH_BYTES
-    return int(models + max(forward, comparison)), (int(worker), int(timed) if timing else 0)
+    sets = (timing + 2) * s.inputs + L2_FLUSH_BYTES  # the sets and two rotating buffers
+    worker_timed = sets + 2 * s.outputs + s.params
+    trusted_timed = models + sets + s.outputs * (2 + TEMPORARIES)  # eager's, compile's
+    if not timing:
+        worker_timed = trusted_timed = 0
+    return (int(models + max(forward, comparison)), int(trusted_timed)), \
+        (int(worker), int(worker_timed))
 
 
 def available(device: str) -> int:
@@ -129,7 +138,7 @@ def plan(task: Task, shape: str, prof: VerifyProfile, device: str) -> Plan:
         cuts += [cut] if cut else []
         if (bytes_ := needed(s, step.timing_sets if timed else 0)) <= budget:
             trusted, worker = sides(s, step.timing_sets if timed else 0)
-            return Plan(step, tuple(cuts), bytes_, budget, trusted, max(worker))
+            return Plan(step, tuple(cuts), bytes_, budget, max(trusted), max(worker))
     raise TooLarge(bytes_, budget, device)
 
 

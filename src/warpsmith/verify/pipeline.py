@@ -26,17 +26,17 @@ from ..errors import UsageError
 from ..lang import cuda
 from ..tasks import admission
 from ..tasks.counting import count_cost
-from ..tasks.gpus import roofline_floor
 from ..tasks.suite import resolve_task
-from ..types import CaseResult, Task, Verdict
+from ..types import Task, Verdict
+from . import baselines as baseline_timer
 from . import collect, gpukernels, gpulock, jail, memplan, prestart, static
-from .correctness import compare
 from .feedback import feedback_text
 from .gates import apply_gates
-from .outcome import interpret_outcome, timing_problem
+from .outcome import interpret_outcome
 from .protocol import CASES_FILE, JOB_FILE, Job
 from .reference import Prepared, checked, prepare
 from .sandbox import run_worker
+from .timing import timing_verdict
 
 VERIFIER_VERSION = "3"
 # Verdicts about this machine, not the candidate: never stored, so another machine (or a
@@ -199,10 +199,13 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
         ahead = when == "ahead" and spare is not None  # a process that verifies again
         if ahead:
             prestart.SPARES.refill(device, env)
+        baselines = baseline_timer.Baselines(task, prepared, prof) if device == "cuda" \
+            else None  # timed here, between the candidate's blocks (baselines.py)
         outcome = run_worker(job_dir, scratch, prof.timeout_s, env,
                              max_bytes=collect.message_limit(task, prepared, device, prof),
                              started=spare, secret=job_secrets(prepared),
-                             on_case=collect.CaseReader(task, prepared, device, stages))
+                             on_case=collect.CaseReader(task, prepared, device, stages),
+                             on_timing=baselines)
         if when != "off" and not ahead:
             prestart.SPARES.refill(device, env)
         stages |= {"candidate_process": outcome.seconds}
@@ -221,7 +224,7 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
         results = [r for call in outcome.collected for r in call]
         names = gpukernels.kernel_names(candidate.read_text())
         verdict = _correctness_verdict(base, outcome.report, results, names)
-        return _with_timing(verdict, outcome.report, task, prepared)
+        return timing_verdict(verdict, baselines, outcome.report, task, prepared)
     finally:
         shutil.rmtree(job_dir, ignore_errors=True)
         shutil.rmtree(scratch, ignore_errors=True)
@@ -310,50 +313,6 @@ def _launch_problems(calls: list) -> list[tuple[str, str]]:
             return [("no-kernel-ran", f"call {i}: none of the candidate's own Triton kernels "
                                       "ran; the work was done elsewhere")]
     return []
-
-
-def _with_timing(verdict: Verdict, report: dict, task: Task, prepared: Prepared) -> Verdict:
-    timing = report.get("timing")
-    if verdict.status != "passed":
-        return verdict
-    if not timing:
-        return replace(verdict, reasons=("correct on every checked shape; timing not measured "
-                                         "on the CPU interpreter",))
-    from .timing import timing_fields
-
-    problem = timing_problem(timing, prepared.cases, prepared.shapes)
-    if problem:
-        return replace(verdict, status="crashed", correct=False, reasons=(
-            f"malformed timing report from the candidate's process: {problem}",))
-    if timing.get("persisting_l2_raised"):
-        return replace(verdict, status="rejected", correct=False, rules=("persisting-l2",),
-                       reasons=("the candidate raised the persisting-L2 limit while timed: data "
-                                "kept in L2 across calls would not be read from memory",))
-    bad = [r for r in _check_probes(timing["probes"], prepared, task) if not r.ok]
-    if bad:
-        return replace(verdict, status="incorrect", correct=False, cases=verdict.cases + tuple(
-            bad[:3]), reasons=(f"{len(bad)} timed calls returned wrong values: the kernel "
-                               "behaves differently while it is timed",))
-    cost, gpu = count_cost(task, timing["shape"]), gpu_key(timing["gpu"])
-    floors = roofline_floor(cost, task, gpu), roofline_floor(cost, task, gpu, peak=True)
-    env = verdict.environment | {"clocks": timing["clocks"]}
-    return replace(verdict, environment=env, **timing_fields(timing, *floors))
-
-
-def _check_probes(probes: list[dict], prepared: Prepared, task: Task) -> list[CaseResult]:
-    results = []
-    for probe in probes:
-        case = prepared.cases[probe["case"]]
-        exact, ref = case.exact[0], case.ref[0]  # the values at the probe positions
-        got = torch.tensor(probe["values"], dtype=torch.float64, device=ref.device).to(ref.dtype)
-        results.append(compare(got, exact, ref, case.shape, "timed", task.tolerance))
-    return results
-
-
-def gpu_key(device_name: str) -> str | None:
-    from ..tasks.gpus import GPUS
-
-    return next((k for k in GPUS if k in device_name.upper()), None)
 
 
 def cache_key(task: Task, candidate_source: str, device: str, prof: VerifyProfile,

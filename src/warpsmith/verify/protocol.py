@@ -6,8 +6,11 @@ A frame is MAGIC, then a header as UTF-8 JSON and an opaque payload, each after 
 a little-endian u64. The outputs are streamed: after every checked call the worker sends a
 case frame (header `{"frame": "case", "call": k}`, payload that call's outputs) and waits for
 ACK on its stdin before it frees them and goes on, so one call's outputs are resident at a
-time on either side (memplan.py). Its last frame is the report, with no payload. Headers are
-untrusted data: the trusted side checks every field it reads.
+time on either side (memplan.py). While timed, the worker sends a timing frame (`ready`, then
+one per block of its own timed calls, the times and probe values as a JSON payload) and
+waits for GO (time another block) or END on its stdin; the trusted side times the baselines
+in between (baselines.py). Its last frame is the report, with no payload. Headers and
+payloads are untrusted data: the trusted side checks every field it reads.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ JOB_FILE, CASES_FILE = "job.json", "cases.pt"  # the worker deletes both once re
 WAIT = "wait"  # the job-folder argument of a worker started before its job (start_waiting)
 CASE = "case"  # the `frame` of a header that carries one checked call's outputs
 ACK = b"next\n"  # the trusted side has copied a case frame's outputs: the worker may go on
+TIMING = "timing"  # the `frame` of the worker's timing messages (child/timing.py)
+GO, END = b"go\n", b"end\n"  # the trusted side's answers to one: time a block, or stop
 
 # Bound when this module is imported, before any candidate is: a candidate that rebinds
 # json.dumps or os.write does not change what the frame writer calls.

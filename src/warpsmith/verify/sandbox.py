@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import jail
-from .protocol import ACK, CASE, WAIT, Malformed, header, read_frames
+from .protocol import ACK, CASE, TIMING, WAIT, Malformed, header, read_frames
 
 LOG_TAIL_BYTES = 8192
 JOB_TAG = "WARPSMITH_JOB"
@@ -49,7 +49,8 @@ VERIFY_WORKER = ("-m", "warpsmith.verify.child.worker")
 
 def run_worker(job_dir: Path, scratch: Path, timeout_s: float, env: dict[str, str],
                max_bytes: int, on_case=None, program: tuple[str, ...] = VERIFY_WORKER,
-               started: Started | None = None, secret: bytes = b"") -> Outcome:
+               started: Started | None = None, secret: bytes = b"",
+               on_timing=None) -> Outcome:
     """`on_case(header, payload)` runs for each case frame (protocol.py) while the worker
     waits for its ACK (a GPU worker keeps that call's exported outputs alive until then); it
     returns what Outcome.collected keeps, or raises protocol.Malformed when the frame is not
@@ -60,13 +61,17 @@ def run_worker(job_dir: Path, scratch: Path, timeout_s: float, env: dict[str, st
     `started`: a worker already running and waiting for its job (start_waiting); it gets this
     job (and runs in its own scratch folder) and the deadline counts from now. If it is gone,
     a fresh worker is started instead. `secret`: written to its stdin once it has its job,
-    for the worker to read when it chooses (the seeds, after the candidate's import)."""
+    for the worker to read when it chooses (the seeds, after the candidate's import).
+    `on_timing(header, payload)` runs for each timing frame with every process of the worker
+    stopped (SIGSTOP: none of its threads runs, so none can launch work beside a baseline) and
+    returns the line the worker gets next (protocol.GO or END); its time is not the
+    worker's either."""
     if started is None or not started.send(job_dir, max_bytes):
         started = Started(program, [str(job_dir)], scratch, env, max_bytes, inbox=job_dir)
     if secret:
         started.tell(secret)
     try:
-        return started.finish(timeout_s, on_case)
+        return started.finish(timeout_s, on_case, on_timing)
     finally:  # an interrupt (Ctrl-C) or an error of ours still ends the worker
         started.stop()
 
@@ -133,7 +138,7 @@ class Started:
             self.proc.stdin.write(data)
             self.proc.stdin.flush()
 
-    def finish(self, timeout_s: float, on_case=None) -> Outcome:
+    def finish(self, timeout_s: float, on_case=None, on_timing=None) -> Outcome:
         """Reads frames until the report, the worker's end or the deadline."""
         self.deadline = self.start + timeout_s
         report, malformed, collected = None, "", []
@@ -147,11 +152,14 @@ class Started:
             except ValueError as e:
                 malformed = str(e)
                 break
-            if head.get("frame") != CASE:
+            if head.get("frame") not in (CASE, TIMING):
                 report = head
                 continue
             try:
-                collected.append(self._on_case(on_case, head, item[1]))
+                if head["frame"] == CASE:
+                    collected.append(self._on_case(on_case, head, item[1]))
+                else:
+                    self._on_timing(on_timing, head, item[1])
             except Malformed as e:
                 malformed = str(e)
         timed_out = self.frames.timed_out
@@ -197,6 +205,17 @@ class Started:
         finally:  # the trusted side's work is not the candidate's time
             self.deadline += time.perf_counter() - start
             self.tell(ACK)
+
+    def _on_timing(self, on_timing, head: dict, payload: bytes) -> None:
+        if on_timing is None:
+            raise Malformed("the candidate's process sent timing that was not asked for")
+        start, reply = time.perf_counter(), None
+        try:
+            with _stopped(self.proc.pid):
+                reply = on_timing(head, payload)
+        finally:
+            self.deadline += time.perf_counter() - start
+        self.tell(reply)
 
     def _returncode(self) -> int:
         """bubblewrap exits 128+N when its child died of signal N: reported as Popen would
@@ -248,6 +267,40 @@ class _Tail:
 
     def text(self) -> str:
         return b"".join(self.chunks)[-LOG_TAIL_BYTES:].decode("utf-8", "replace")
+
+
+@contextlib.contextmanager
+def _stopped(root: int):
+    """Every process of the worker's tree stopped (SIGSTOP, which no process can catch or
+    ignore) while the block runs, continued after it whatever happens."""
+    tree = [root, *descendants(root)]
+    for pid in tree:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        for pid in tree:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGCONT)
+
+
+def descendants(root: int) -> list[int]:
+    """The processes below `root`, from each process's parent in /proc/PID/stat."""
+    parents = {}
+    for pid in pids():
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue  # gone meanwhile
+        parents[pid] = int(stat[stat.rindex(b")") + 2:].split()[1])  # after "(comm) S"
+    found, frontier = [], [root]
+    while frontier:
+        children = [p for p, parent in parents.items() if parent in frontier]
+        found += children
+        frontier = children
+    return found
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

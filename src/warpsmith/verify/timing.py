@@ -1,11 +1,19 @@
-"""The Verdict's timing fields from the samples the candidate's process measured
-(child/timing.py), read on the trusted side once outcome.timing_problem has checked them."""
+"""The Verdict's timing, on the trusted side: the candidate's samples (measured in its process,
+child/timing.py, checked by outcome.timing_problem) beside the baselines' (baselines.py)."""
 
 from __future__ import annotations
 
 import statistics
+from dataclasses import replace
 
-from ..types import Floor, Timing
+import torch
+
+from ..tasks.counting import count_cost
+from ..tasks.gpus import roofline_floor
+from ..types import CaseResult, Floor, Task, Timing, Verdict
+from .correctness import compare
+from .outcome import timing_problem
+from .reference import Prepared
 
 
 def summarise(name: str, samples: list[float]) -> Timing:
@@ -30,3 +38,60 @@ def timing_fields(timing: dict, floor: Floor | None, peak: Floor | None) -> dict
         "peak_floor_us": peak.seconds * 1e6 if peak else None,
         "roofline_fraction": floor_us / cand if floor_us else None,
     }
+
+
+def timing_verdict(verdict: Verdict, baselines, report: dict, task: Task,
+                   prepared: Prepared) -> Verdict:
+    """A passed verdict with its timing, or the verdict the timing turns it into: the
+    candidate's samples and probes came from its process and are checked here first.
+    `baselines`: the trusted side's timer (baselines.py), None where nothing is timed."""
+    if verdict.status != "passed":
+        return verdict
+    if baselines is None:
+        return replace(verdict, reasons=("correct on every checked shape; timing not measured "
+                                         "on the CPU interpreter",))
+    if baselines.too_large:
+        return replace(verdict, status="too_large", correct=False, reasons=(
+            f"correct on every checked shape, but {baselines.too_large}: the verifier's "
+            "limit on this machine, not the candidate's",))
+    notes = verdict.warnings + tuple(baselines.notes)
+    timing = baselines.timing(report.get("timing"))
+    if timing is None or "eager" not in timing["times_us"]:
+        return replace(verdict, warnings=notes, reasons=(
+            "correct on every checked shape; timing not measured: eager PyTorch could not be "
+            "timed here",))
+    problem = timing_problem(timing, prepared.cases, prepared.shapes) or (
+        "" if timing["complete"] else "the timing blocks ended early")
+    if problem:
+        return replace(verdict, status="crashed", correct=False, reasons=(
+            f"malformed timing report from the candidate's process: {problem}",))
+    if timing.get("persisting_l2_raised"):
+        return replace(verdict, status="rejected", correct=False, rules=("persisting-l2",),
+                       reasons=("the candidate raised the persisting-L2 limit while timed: data "
+                                "kept in L2 across calls would not be read from memory",))
+    bad = [r for r in _check_probes(timing["probes"], prepared, task) if not r.ok]
+    if bad:
+        return replace(verdict, status="incorrect", correct=False, cases=verdict.cases + tuple(
+            bad[:3]), reasons=(f"{len(bad)} timed calls returned wrong values: the kernel "
+                               "behaves differently while it is timed",))
+    cost, gpu = count_cost(task, timing["shape"]), gpu_key(timing["gpu"])
+    floors = roofline_floor(cost, task, gpu), roofline_floor(cost, task, gpu, peak=True)
+    env = verdict.environment | {"clocks": timing["clocks"]}
+    return replace(verdict, environment=env, warnings=notes,
+                   **timing_fields(timing, *floors))
+
+
+def _check_probes(probes: list[dict], prepared: Prepared, task: Task) -> list[CaseResult]:
+    results = []
+    for probe in probes:
+        case = prepared.cases[probe["case"]]
+        exact, ref = case.exact[0], case.ref[0]  # the values at the probe positions
+        got = torch.tensor(probe["values"], dtype=torch.float64, device=ref.device).to(ref.dtype)
+        results.append(compare(got, exact, ref, case.shape, "timed", task.tolerance))
+    return results
+
+
+def gpu_key(device_name: str) -> str | None:
+    from ..tasks.gpus import GPUS
+
+    return next((k for k in GPUS if k in device_name.upper()), None)

@@ -337,7 +337,7 @@ def _time_all(entries: list[_Entry], inputs: list, job: dict) -> None:
     (L2 flushed, CUDA events, device-wide sync) as the verifier times candidates."""
     import torch
 
-    from .timing import L2_FLUSH_BYTES, _timed_call
+    from ..stopwatch import L2_FLUSH_BYTES, timed_call
 
     for entry in entries:
         _guarded(entry, lambda e=entry: [e.model(*inputs) for _ in range(job["warmup"])])
@@ -350,7 +350,7 @@ def _time_all(entries: list[_Entry], inputs: list, job: dict) -> None:
         for entry in order:
             for _ in range(job["calls"]):
                 _guarded(entry, lambda e=entry: e.times_us.append(
-                    _timed_call(e.model, inputs, flush)[0]))
+                    timed_call(e.model, inputs, flush)[0]))
         if time.perf_counter() - clock > job["time_budget_s"]:
             break  # a slow set of variants: what was measured so far ranks them
 

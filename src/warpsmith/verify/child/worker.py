@@ -158,7 +158,8 @@ def run(job: dict, report: dict, fd: int) -> None:
                 case["inputs"] = case_inputs(task, shapes[case["shape"]], job["device"],
                                              seeds[i], case["variant"])
         torch.use_deterministic_algorithms(False)  # no NaN fills inside timed calls
-        report["timing"] = time_candidate(job, models, data, module_task=job["task"])
+        channel = (lambda head, payload: _write_frame(fd, head, payload), _stdin_line)
+        report["timing"] = time_candidate(job, models, data, job["task"], channel)
         report["tampered"] += integrity.changed(watched) + report["timing"].pop("tampered", [])
         report["stage_seconds"]["timing"] = time.perf_counter() - start
 

@@ -1,0 +1,159 @@
+"""Eager and torch.compile timed in the trusted process, block by block between the
+candidate's, on the same GPU (issue: a candidate must not be able to slow its baselines).
+
+The worker times only the candidate, one block when asked (child/timing.py). The trusted
+side draws the order of every block (SystemRandom: the worker cannot predict when a
+baseline runs) and times each baseline's blocks itself while every process of the worker is
+stopped (sandbox._stopped). Both sides make the same timing sets from the same seeds (fresh
+sets no checked call used) in their own memory, so nothing the candidate writes reaches a
+baseline's inputs. torch.compile's caches are the trusted process's, out of the sandbox.
+
+A baseline that cannot be built here (torch.compile of the task raising) is left out with a
+note, never blamed on the candidate; an out-of-memory is the verifier's limit (too_large).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+
+import torch
+
+from ..tasks.loader import tf32_policy
+from ..types import Shape, Task
+from .inputs import case_inputs
+from .protocol import END, GO, Malformed
+from .reference import Prepared
+from .stopwatch import Slots, clock_and_temperature, flush_buffer, timed_call, warm_up
+
+CANDIDATE = "candidate"
+
+
+class Baselines:
+    """sandbox.run_worker's on_timing: answers each timing frame with GO or END, timing the
+    baselines' turns before it answers."""
+
+    def __init__(self, task: Task, prepared: Prepared, prof, device: str = "cuda"):
+        self.task, self.prepared, self.prof, self.device = task, prepared, prof, device
+        names = [CANDIDATE, "eager"] + [_compile_name(m) for m in prof.compile_modes]
+        rng = random.SystemRandom()
+        self.turns = [(b, name) for b in range(prof.blocks)
+                      for name in rng.sample(names, len(names))]
+        self.next_turn, self.waiting, self.ready = 0, False, False
+        self.times: dict[str, list[float]] = {name: [] for name in names}
+        self.probes: list = []
+        self.clocks: list[dict] = []
+        self.notes: list[str] = []  # baselines left out, and why
+        self.too_large = ""  # the baselines' memory did not fit: the verifier's limit
+        self.impls: dict = {}
+
+    def __call__(self, head: dict, payload: bytes) -> bytes:
+        kind = head.get("kind")
+        if kind == "ready" and not self.ready:
+            self.ready = True
+            if not self._set_up():
+                return self._close()
+        elif kind == "block" and self.waiting:
+            self._take(payload)
+        else:
+            raise Malformed(f"a timing frame {str(kind)[:40]!r} that was not asked for")
+        return self._advance()
+
+    def _set_up(self) -> bool:
+        name = self.prepared.timed_shape
+        shape = Shape(name, self.prepared.shapes[name]["values"])
+        try:
+            pool = [(i, case_inputs(self.task, shape, self.device, c.seed, c.variant))
+                    for i, c in enumerate(self.prepared.cases) if c.variant == "timing"]
+            self.slots, self.flush = Slots(pool), flush_buffer(self.device)
+            eager = self.prepared.models[name]
+            makers = {"eager": lambda: eager} | {_compile_name(m): functools.partial(
+                torch.compile, eager, mode=None if m == "default" else m)
+                for m in self.prof.compile_modes}
+            with torch.no_grad(), tf32_policy(self.task):
+                for impl, make in makers.items():
+                    self._warm(impl, make, pool)
+        except torch.OutOfMemoryError as e:
+            self.too_large = f"the baselines' timing sets did not fit in GPU memory ({e})"[:300]
+            return False
+        return "eager" in self.impls
+
+    def _warm(self, name: str, make, pool) -> None:
+        """Build and warm one baseline up (torch.compile compiles here), or leave it out."""
+        try:
+            fn = make()
+            warm_up(fn, pool, self.prof.warmup_s)
+            self.impls[name] = fn
+        except torch.OutOfMemoryError:
+            raise
+        except Exception as e:  # the task's reference under torch.compile: not the candidate's
+            self.notes.append(f"{name} of the reference raised {type(e).__name__}: "
+                              f"{str(e)[:200]}; it is not a baseline of this verdict")
+            self.times.pop(name, None)
+
+    def _take(self, payload: bytes) -> None:
+        try:
+            block = json.loads(payload)
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise Malformed(f"a timing block that is not JSON ({e})") from e
+        if not isinstance(block, dict) or not isinstance(block.get("times_us"), list) or \
+                len(block["times_us"]) != self.prof.calls_per_block or \
+                not isinstance(block.get("probes"), list):
+            raise Malformed("a timing block without one time per call and its probes")
+        self.times[CANDIDATE] += block["times_us"]  # types: outcome.timing_problem
+        self.probes += block["probes"]
+        self.waiting = False
+        self._turn_done()
+
+    def _advance(self) -> bytes:
+        """Time the baselines' turns up to the candidate's next; GO for that one, END when
+        every block is done."""
+        with torch.no_grad(), tf32_policy(self.task):
+            while self.next_turn < len(self.turns):
+                name = self.turns[self.next_turn][1]
+                if name == CANDIDATE:
+                    self.waiting = True
+                    return GO
+                if name in self.impls:
+                    self._time_block(name)
+                self._turn_done()
+        return self._close()
+
+    def _time_block(self, name: str) -> None:
+        for _ in range(self.prof.calls_per_block):
+            _, inputs = self.slots.next(name)
+            us, out = timed_call(self.impls[name], inputs, self.flush)
+            self.times[name].append(us)
+            del out
+
+    def _turn_done(self) -> None:
+        block = self.turns[self.next_turn][0]
+        self.next_turn += 1
+        if self.next_turn == len(self.turns) or self.turns[self.next_turn][0] != block:
+            self.clocks.append(clock_and_temperature())
+
+    def _close(self) -> bytes:
+        self.slots = self.flush = None
+        self.impls = {}
+        if self.device == "cuda":
+            torch.cuda.empty_cache()  # the timing sets' memory back before the next job
+        return END
+
+    def timing(self, worker_timing) -> dict | None:
+        """The timing entry the verdict is made from (timing.timing_verdict checks it): the
+        candidate's samples and probes from its blocks, the baselines' from here, and the
+        worker's own count of persisting-L2 raises. None when no timing was done."""
+        if not self.ready or self.too_large:
+            return None
+        raised = worker_timing.get("persisting_l2_raised") \
+            if isinstance(worker_timing, dict) else None
+        times = {n: t for n, t in self.times.items() if t}
+        return {"times_us": times, "probes": self.probes, "clocks": self.clocks,
+                "gpu": torch.cuda.get_device_name() if self.device == "cuda" else "cpu",
+                "persisting_l2_raised": raised, "shape": self.prepared.timed_shape,
+                "complete": self.next_turn == len(self.turns)}
+
+
+def _compile_name(mode: str) -> str:
+    return "compile" if mode == "default" else f"compile:{mode}"

@@ -1,0 +1,146 @@
+"""The baselines are timed in the trusted process between the candidate's blocks
+(baselines.py), with the worker stopped meanwhile (sandbox._stopped). On the CPU: the
+schedule and the protocol; the GPU timing itself is tests/verify/test_gpu.py's."""
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from warpsmith.config import PROFILES, worker_environment
+from warpsmith.tasks.loader import load_task
+from warpsmith.verify.baselines import Baselines
+from warpsmith.verify.protocol import END, GO, Malformed
+from warpsmith.verify.reference import Case, prepare
+
+BUILTIN = Path(__file__).parents[2] / "src" / "warpsmith" / "tasks" / "builtin" / "level1"
+PROFILE = replace(PROFILES["quick"], blocks=4, calls_per_block=3, warmup_s=0.0,
+                  compile_modes=())
+
+
+def _prepared(prof=PROFILE):
+    task = load_task(BUILTIN / "relu.py")
+    shape = task.shapes[0].name
+    prepared = prepare(task, [shape], prof, "cpu", twin=False)
+    prepared.timed_shape = shape
+    prepared.cases += [Case(shape, "timing", seed, [], []) for seed in (11, 12, 13)]
+    return task, prepared
+
+
+def _block(times):
+    return json.dumps({"times_us": times, "probes": []}).encode()
+
+
+def test_each_block_times_every_implementation_once_in_an_order_drawn_per_block():
+    task, prepared = _prepared()
+    timer = Baselines(task, prepared, PROFILE, device="cpu")
+    replies = [timer({"kind": "ready"}, b"")]
+    while replies[-1] == GO:
+        replies.append(timer({"kind": "block"}, _block([5.0, 6.0, 7.0])))
+    assert replies.count(GO) == PROFILE.blocks and replies[-1] == END
+    timing = timer.timing({"persisting_l2_raised": 0})
+    assert timing["complete"] and len(timing["clocks"]) == PROFILE.blocks
+    assert timing["times_us"]["candidate"] == [5.0, 6.0, 7.0] * PROFILE.blocks
+    assert len(timing["times_us"]["eager"]) == PROFILE.blocks * PROFILE.calls_per_block
+    assert all(t > 0 for t in timing["times_us"]["eager"])
+    for block in range(PROFILE.blocks):  # a permutation of the implementations each time
+        assert sorted(n for b, n in timer.turns if b == block) == ["candidate", "eager"]
+
+
+def test_the_order_is_not_the_same_for_every_verification():
+    task, prepared = _prepared()
+    many = replace(PROFILE, blocks=12)
+    orders = {tuple(Baselines(task, prepared, many, device="cpu").turns) for _ in range(4)}
+    assert len(orders) > 1  # 2^12 orders each: drawn, not fixed by the block's number
+
+
+def test_a_block_nobody_asked_for_or_a_malformed_one_ends_the_timing():
+    task, prepared = _prepared()
+    timer = Baselines(task, prepared, PROFILE, device="cpu")
+    with pytest.raises(Malformed):
+        timer({"kind": "block"}, _block([1.0, 1.0, 1.0]))  # before `ready`
+    while timer({"kind": "ready"} if not timer.ready else {"kind": "block"},
+                _block([1.0] * 3)) != GO:
+        pass
+    for bad in (b"not json", _block([1.0]), json.dumps([1, 2]).encode()):
+        with pytest.raises(Malformed):
+            timer({"kind": "block"}, bad)
+    with pytest.raises(Malformed):
+        timer({"kind": "ready"}, b"")  # a second `ready`
+
+
+def test_a_baseline_that_cannot_be_built_is_left_out_with_a_note_not_blamed():
+    task, prepared = _prepared()
+    prof = replace(PROFILE, compile_modes=("no-such-mode",))
+    timer = Baselines(task, prepared, prof, device="cpu")
+    reply = timer({"kind": "ready"}, b"")
+    while reply == GO:
+        reply = timer({"kind": "block"}, _block([1.0] * 3))
+    timing = timer.timing({"persisting_l2_raised": 0})
+    assert set(timing["times_us"]) == {"candidate", "eager"} and timing["complete"]
+    assert "compile:no-such-mode" in timer.notes[0] and "not a baseline" in timer.notes[0]
+
+
+# A worker of our own that talks the timing protocol, as child/timing.py does.
+WORKER = '''
+import os, sys
+from warpsmith.verify.protocol import GO, TIMING, write_frame
+fd = int(sys.argv[-1])
+def line():
+    got = b""
+    while not got.endswith(b"\\n"):
+        got += os.read(0, 1)
+    return got
+write_frame(fd, {"frame": TIMING, "kind": "ready"})
+lines = []
+while (got := line()) == GO:
+    lines.append(got.decode().strip())
+    write_frame(fd, {"frame": TIMING, "kind": "block"}, b"[1.0]")
+write_frame(fd, {"stage": "done", "lines": lines + [got.decode().strip()]})
+os._exit(0)
+'''
+
+
+def _state(pid: int) -> str:
+    with open(f"/proc/{pid}/stat", "rb") as f:
+        stat = f.read()
+    return stat[stat.rindex(b")") + 2:].split()[0].decode()
+
+
+def test_the_worker_is_stopped_while_the_trusted_side_times_and_that_time_is_not_its(
+        tmp_path):
+    import time
+
+    from warpsmith.verify.sandbox import descendants, run_worker
+
+    states, frames = [], []
+
+    def on_timing(head, payload):
+        frames.append(head["kind"])
+        root = int(Path("/proc/self").resolve().name)
+        tree = [p for p in descendants(root)]
+        states.append({_state(p) for p in tree})
+        time.sleep(1.5)  # a baseline's block, while the worker waits
+        return GO if len(frames) < 4 else END
+
+    job, scratch = tmp_path / "job", tmp_path / "cwd"
+    job.mkdir()
+    scratch.mkdir()
+    out = run_worker(job, scratch, 4, worker_environment("cpu"), max_bytes=1 << 20,
+                     program=("-c", WORKER), on_timing=on_timing)
+    assert not out.timed_out and not out.malformed, out
+    assert out.report["lines"] == ["go", "go", "go", "end"]
+    assert frames == ["ready", "block", "block", "block"]
+    assert all(s == {"T"} for s in states), states  # every process of the worker: stopped
+
+
+def test_timing_frames_without_a_timer_are_malformed(tmp_path):
+    from warpsmith.verify.sandbox import run_worker
+
+    job, scratch = tmp_path / "job", tmp_path / "cwd"
+    job.mkdir()
+    scratch.mkdir()
+    out = run_worker(job, scratch, 30, worker_environment("cpu"), max_bytes=1 << 20,
+                     program=("-c", WORKER))
+    assert "timing that was not asked for" in out.malformed and out.report is None
