@@ -41,17 +41,25 @@ def test_not_a_dict_at_all():
     assert timing_problem([1, 2], CASES, {"gpu": {}}) != ""
 
 
-def _oom(stage: str, memory: dict, native: bool = False):
+def _oom(stage: str, memory: dict, native: bool = False, request: int | None = 1 << 20,
+         kind: str = "OutOfMemoryError"):
+    """`request`: the bytes the worker's allocator observer saw fail (None: it saw none)."""
     base = Verdict(status="crashed", task="t", candidate="c", device="cuda", memory=memory)
-    report = {"stage": stage, "error": {"type": "OutOfMemoryError", "traceback": "",
+    report = {"stage": stage, "error": {"type": kind, "traceback": "",
                                         "message": "CUDA out of memory"}}
+    if request is not None:
+        report["oom_request_bytes"] = request
     return _error_verdict(report, base, native)
 
 
+WITHIN = {"plan_candidate_gib": 40.0, "candidate_peak_gib": 32.3}
+
+
 def test_out_of_memory_within_the_plan_is_the_machines_limit_not_the_candidates():
-    v = _oom("forward", {"plan_candidate_gib": 40.0, "candidate_peak_gib": 32.3})
+    v = _oom("forward", WITHIN)
     assert v.status == "too_large" and "not the candidate" in v.reasons[0]
-    assert _oom("inputs", {}).status == "too_large"  # its inputs are the verifier's
+    assert _oom("inputs", WITHIN).status == "too_large"  # its inputs are the verifier's
+    assert _oom("setup", {}, request=None).status == "too_large"  # before the candidate ran
 
 
 def test_out_of_memory_beyond_the_plan_or_without_one_is_the_candidates():
@@ -61,3 +69,15 @@ def test_out_of_memory_beyond_the_plan_or_without_one_is_the_candidates():
     # CUDA C++ can cudaMalloc what torch never counts: an OOM it caused stays its own
     assert _oom("forward", {"plan_candidate_gib": 40.0, "candidate_peak_gib": 1.0},
                 native=True).status == "runtime_error"
+
+
+def test_a_faked_or_provoked_out_of_memory_is_the_candidates():
+    """E48: an OutOfMemoryError the allocator never saw fail (raised by the candidate, or a
+    class of its own by that name), a request of its own far beyond its share, or memory it
+    held from an earlier call so that the next call's inputs did not fit."""
+    assert _oom("forward", WITHIN, request=None).status == "runtime_error"
+    assert _oom("forward", WITHIN, request=1 << 50).status == "runtime_error"
+    assert _oom("forward", WITHIN, request=True).status == "runtime_error"
+    assert _oom("inputs", {"plan_candidate_gib": 4.0, "candidate_peak_gib": 30.0}).status \
+        == "runtime_error"
+    assert _oom("inputs", WITHIN, request=None).status == "runtime_error"

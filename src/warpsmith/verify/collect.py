@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import time
+import zipfile
 
 import torch
 
@@ -27,6 +28,8 @@ class CaseReader:
         self.task, self.prepared, self.device, self.stages = task, prepared, device, stages
         self.calls = checked(prepared.cases)
         self.next = 0
+        # what other processes held of the GPU before the worker started (a spare's context)
+        self.others = _others_bytes() if device == "cuda" else None
 
     def __call__(self, head: dict, payload: bytes) -> tuple[CaseResult, ...]:
         if head.get("call") != self.next or self.next >= len(self.calls):
@@ -35,6 +38,9 @@ class CaseReader:
         start = time.perf_counter()
         try:
             return self._compare(self.calls[self.next], payload)
+        except torch.OutOfMemoryError:
+            self._blame_if_held()
+            raise  # the plan's estimate fell short: the verifier's limit (too_large)
         finally:
             self.next += 1
             if self.device == "cuda":  # the worker's next call needs what we cached
@@ -42,10 +48,36 @@ class CaseReader:
             self.stages["compare"] = self.stages.get("compare", 0.0) + \
                 time.perf_counter() - start
 
+    def _blame_if_held(self) -> None:
+        """Our out-of-memory while checking a call is the verifier's limit (too_large, never
+        blamed), unless what other processes hold of the GPU grew, since before the worker
+        started, beyond the worker's whole share of the plan (+25 % and 1 GiB, as for its own
+        OOM): its process held memory the trusted side needed, so that a failing kernel would
+        get a verdict nobody is blamed for (E48). Malformed: the verdict is `crashed`."""
+        if self.others is None:
+            return
+        try:
+            share = memplan.sides(memplan.sizes(self.task, self.prepared.timed_shape,
+                                                self.device), 0)[1][0]
+        except Exception:  # the task on meta tensors (`.item()`): no plan, nothing to blame
+            return
+        torch.cuda.empty_cache()
+        grown = _others_bytes() - self.others
+        if grown > share * 1.25 + (1 << 30):
+            raise Malformed(f"the candidate's process held about {gib(grown)} GiB of GPU "
+                            f"memory beyond its share of the memory plan ({gib(share)} GiB) "
+                            "while its outputs were checked: the trusted side ran out of it")
+
     def _compare(self, call, payload: bytes) -> tuple[CaseResult, ...]:
         case = evaluate(self.task, self.prepared, call, self.device)
         if case is None:  # the reference is not finite here: this call proves nothing
             return ()
+        if self.device != "cuda" and (count := storages(payload)) > len(case.ref):
+            # told from the archive's directory before anything is unpickled: tens of
+            # thousands of tiny outputs took the trusted side minutes to load, time that
+            # is not counted against the candidate's deadline
+            return (CaseResult(case.shape, case.variant, ok=False,
+                               problem=f"{count} outputs, expected {len(case.ref)}"),)
         got = read_outputs(payload, [case.ref], self.device)
         if got is None:
             raise Malformed("the outputs that came back are not a list of tensors per call")
@@ -75,6 +107,17 @@ def read_outputs(outputs: bytes, refs: list[list], device: str) -> list[list] | 
     return got
 
 
+def storages(payload: bytes) -> int:
+    """How many tensor storages a torch.save archive holds (its data/ entries), read from the
+    zip's directory alone; 0 when it is no archive (torch.load then says it is unreadable).
+    The worker saves each output contiguous in a storage of its own."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(payload)) as archive:
+            return sum(1 for name in archive.namelist() if name.split("/")[-2:-1] == ["data"])
+    except (zipfile.BadZipFile, ValueError, OSError):
+        return 0
+
+
 def peaks(report: dict | None, device: str) -> dict[str, float]:
     """The peak GPU memory each side allocated in this verification: ours from torch, the
     candidate's process's as it reports it (untrusted: a number, or left out)."""
@@ -97,6 +140,13 @@ def message_limit(task: Task, prepared: Prepared, device: str, prof: VerifyProfi
     except Exception:  # the task on meta tensors (`.item()`): the CPU's size bound instead
         outputs = prof.cpu_max_bytes
     return 2 * outputs + (64 << 20)
+
+
+def _others_bytes() -> int:
+    """GPU memory in use by every process but this one (the device's used memory less what
+    this process's allocator reserved)."""
+    free, total = torch.cuda.mem_get_info()
+    return total - free - torch.cuda.memory_reserved()
 
 
 def gib(n: float) -> float:

@@ -89,10 +89,12 @@ def _error_verdict(report: dict, base: Verdict, native: bool = False) -> Verdict
         status = "compile_error"
     if kind in ("SystemExit", "KeyboardInterrupt"):
         status = "crashed"
-    if stage in ("setup", "inputs") and kind in ("OutOfMemoryError", "MemoryError"):
+    if stage == "setup" and kind in ("OutOfMemoryError", "MemoryError") or \
+            stage == "inputs" and kind == "MemoryError":  # host memory, the worker's own
         status = "too_large"  # the worker's own job or inputs, not the candidate's call
         text += " (the verifier's limit on this machine, not the candidate's)"
-    elif kind == "OutOfMemoryError" and not native and _within_plan(base.memory):
+    elif kind == "OutOfMemoryError" and not native and _within_plan(base.memory, report):
+        # inputs too: memory the candidate held from an earlier call counts (E48)
         status = "too_large"
         text += (f" (the candidate's process had allocated at most "
                  f"{base.memory['candidate_peak_gib']} GiB, within the memory plan's "
@@ -102,13 +104,18 @@ def _error_verdict(report: dict, base: Verdict, native: bool = False) -> Verdict
                    log_tail=(error.get("traceback") or "")[-3000:] + "\n" + base.log_tail)
 
 
-def _within_plan(memory: dict) -> bool:
+def _within_plan(memory: dict, report: dict) -> bool:
     """Whether the candidate's process stayed within its share of the memory plan (its
-    peak as torch counts it; +25% and 1 GiB for the estimate's coarseness). Not asked of
-    CUDA C++ candidates: their own cudaMalloc is not counted, and an OOM they caused on
-    purpose would otherwise be a verdict nobody is blamed for."""
+    peak as torch counts it, plus the request the allocator failed; +25% and 1 GiB for the
+    estimate's coarseness). Not asked of CUDA C++ candidates: their own cudaMalloc is not
+    counted, and an OOM they caused on purpose would otherwise be a verdict nobody is blamed
+    for. Without the worker's record of a failed request (child/integrity.OomWatch) the
+    error was raised by the candidate, not by the allocator (E48)."""
     peak, share = memory.get("candidate_peak_gib"), memory.get("plan_candidate_gib")
-    return bool(share) and peak is not None and peak <= share * 1.25 + 1
+    request = report.get("oom_request_bytes")
+    if type(request) is not int or not 0 <= request < 2**50:
+        return False
+    return bool(share) and peak is not None and peak + request / 2**30 <= share * 1.25 + 1
 
 
 def timing_problem(timing, cases: list, shapes) -> str:

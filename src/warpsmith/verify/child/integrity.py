@@ -78,3 +78,33 @@ def _read(read):
 
 def _name(owner, attr: str) -> str:
     return f"{getattr(owner, '__qualname__', None) or owner.__name__}.{attr}"
+
+
+class OomWatch:
+    """The requests that torch's CUDA allocator itself failed (its out-of-memory observer,
+    attached before the candidate is imported). An OutOfMemoryError the candidate raised, or a
+    class of its own by that name, leaves no request here, so the trusted side can tell the
+    machine's out-of-memory (too_large, nobody's fault) from a faked one (E48); and the failed
+    request's size counts against the candidate's share: one petabyte request is its own."""
+
+    def __init__(self):
+        self.requests: list[int] = []
+
+    def install(self, device: torch.device) -> None:
+        attach = getattr(torch._C, "_cuda_attach_out_of_memory_observer", None)
+        if device.type == "cuda" and attach is not None:  # absent: no OOM is the machine's
+            attach(self._seen)
+
+    def _seen(self, device, alloc, *_):
+        self.requests.append(int(alloc))
+
+    def evidence(self, error: BaseException) -> int | None:
+        """The failed request's bytes when `error` is torch's own out-of-memory error and the
+        allocator saw it fail; None otherwise. Also None once CuPy is loaded: its pool
+        allocates beside torch's, uncounted, so an OOM after it is not the plan's shortfall."""
+        import sys
+
+        if type(error) is not torch.OutOfMemoryError or not self.requests or \
+                "cupy" in sys.modules:
+            return None
+        return self.requests[-1]

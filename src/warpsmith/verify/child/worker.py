@@ -42,6 +42,7 @@ from .launches import LaunchLog
 # Bound before the candidate is imported: a candidate that rebinds json.dumps, torch.save or
 # torch.equal does not change what the worker calls (protocol.py binds its own likewise).
 _dumps, _save, _equal, _write_frame = json.dumps, torch.save, torch.equal, protocol.write_frame
+_OOMS = integrity.OomWatch()  # what the allocator itself failed: too_large needs it (E48)
 
 
 def main(job_dir: str, fd: int) -> None:
@@ -59,6 +60,8 @@ def main(job_dir: str, fd: int) -> None:
     except BaseException as e:  # the candidate's failure is data for the verdict
         report["error"] = {"type": type(e).__name__, "message": str(e)[:2000],
                            "traceback": _trim(traceback.format_exc())}
+        if (request := _OOMS.evidence(e)) is not None:
+            report["oom_request_bytes"] = request
     if job.get("device") == "cuda":
         with contextlib.suppress(Exception):  # a broken context: the report still goes
             report["peak_bytes"] = torch.cuda.max_memory_allocated()
@@ -127,6 +130,7 @@ def run(job: dict, report: dict, fd: int) -> None:
     shapes = {name: Shape(name, spec["values"]) for name, spec in data["shapes"].items()}
     if device.type == "cpu":
         _not_dumpable()
+    _OOMS.install(device)
     log = LaunchLog(job["candidate"])
     log.install()
     threads = _ThreadWatch()
@@ -359,7 +363,7 @@ def _send_case(fd: int, call: int, outs: list, gpu: bool) -> None:
 
 def _trim(text: str, lines: int = 40) -> str:
     kept = text.strip().splitlines()
-    return "\n".join(kept[-lines:])
+    return "\n".join(kept[-lines:])[-16000:]  # a message of megabytes ends it too
 
 
 if __name__ == "__main__":
