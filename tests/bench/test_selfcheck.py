@@ -82,3 +82,14 @@ def test_a_verifier_that_runs_out_of_memory_names_the_task_too_large(tmp_path, m
     items = _items(TWINS, tmp_path / "db.sqlite")
     assert {i.status for i in items.values()} == {"too_large"}
     assert "OutOfMemoryError: CUDA out of memory" in items["1_ReLU"].note
+
+
+def test_a_16_bit_task_whose_model_holds_float32_parameters_passes(tmp_path):
+    """The task's DTYPE casts the reference model; the candidate's model built the same way
+    (nn.Linear in a float16 task) gets its weights in that dtype too, not a dtype error."""
+    suite = tmp_path / "level1"
+    suite.mkdir()
+    builtin = ROOT / "src" / "warpsmith" / "tasks" / "builtin" / "level1" / "linear_fp16.py"
+    (suite / "linear_fp16.py").write_text(builtin.read_text())
+    items = _items(suite, tmp_path / "db.sqlite")
+    assert items["linear_fp16"].status == "passed", items["linear_fp16"].verdict

@@ -223,11 +223,26 @@ def _make_model(module, spec: dict, device: torch.device) -> torch.nn.Module:
 
 
 def _load_matching(model: torch.nn.Module, reference_state: dict) -> None:
-    """Copy the reference's parameters where names and shapes match, so RNG order is moot."""
+    """Copy the reference's parameters where names and shapes match, so RNG order is moot,
+    in the reference's dtype: the task's DTYPE casts the reference model (tasks/loader.py),
+    so a candidate built as it is (an nn.Linear in a float16 task) holds float16 weights as
+    the reference does, not float32 ones that its float16 inputs cannot be multiplied by."""
     own = model.state_dict()
     matching = {k: v for k, v in reference_state.items()
                 if k in own and own[k].shape == v.shape}
+    for name, value in matching.items():
+        if own[name].dtype != value.dtype and own[name].is_floating_point() and \
+                value.is_floating_point():
+            held = _parameter_or_buffer(model, name)
+            held.data = held.data.to(value.dtype)
     model.load_state_dict(matching, strict=False)
+
+
+def _parameter_or_buffer(model: torch.nn.Module, name: str) -> torch.Tensor:
+    try:
+        return model.get_parameter(name)
+    except AttributeError:
+        return model.get_buffer(name)
 
 
 def _run_case(model, case: dict, index: int, guards, report: dict, device):
