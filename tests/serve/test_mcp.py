@@ -171,7 +171,8 @@ def test_timing_text_reports_measured_times_and_refuses_untimed_ones():
                     speedup_vs_eager=1.5, speedup_vs_compile=1.1, floor_us=900.0,
                     roofline_fraction=0.92)
     text = server.timing_text(timed)
-    assert "candidate: median 980.0 µs (IQR 4.0" in text and "eager: median 1470.0" in text
+    assert "candidate    median     980.0 µs  (IQR 4.0" in text and "eager" in text
+    assert "median    1470.0 µs" in text
     assert "1.50× vs eager, 1.10× vs torch.compile; 92% of the roofline floor" in text
     failed = Verdict("incorrect", "level1/relu", "c.py", "cuda", reasons=("wrong values",),
                      feedback="status: incorrect.\n- wrong values")

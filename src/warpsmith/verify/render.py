@@ -7,6 +7,22 @@ from __future__ import annotations
 from ..types import CaseResult, Verdict
 
 
+def timing_lines(v: Verdict) -> list[str]:
+    """Each implementation's times and the speedups, as measured (none where not timed)."""
+    lines = [f"  {t.name:<12} median {t.median_us:9.1f} µs  (IQR {t.iqr_us:.1f}, "
+             f"min {t.min_us:.1f}, {t.calls} calls)" for t in v.timings]
+    if v.speedup_vs_eager is not None:
+        lines.append(f"speedup {v.speedup_vs_eager:.2f}× vs eager, "
+                     f"{_num(v.speedup_vs_compile, '.2f')}× vs torch.compile; "
+                     f"{_num(v.roofline_fraction, '.0%')} of the roofline floor "
+                     f"({_num(v.floor_us, '.3g')} µs)")
+    return lines
+
+
+def _num(x: float | None, spec: str) -> str:
+    return "n/a" if x is None else format(x, spec)
+
+
 def summary_lines(v: Verdict) -> list[str]:
     """What was checked and what was measured: the first line is the status."""
     cached = " (stored verdict; --no-cache to re-run)" if v.cached else ""
@@ -23,12 +39,7 @@ def summary_lines(v: Verdict) -> list[str]:
                      f"reference's own in the task's dtype: {worst.ref_norm_rel or 0:.2e})")
     if v.kernels_launched:
         lines.append(f"kernels that ran: {', '.join(v.kernels_launched)}")
-    lines += [f"  {t.name:<12} median {t.median_us:9.1f} µs  (IQR {t.iqr_us:.1f}, "
-              f"{t.calls} calls)" for t in v.timings]
-    if v.speedup_vs_eager is not None:
-        lines.append(f"speedup {v.speedup_vs_eager:.2f}× vs eager, "
-                     f"{v.speedup_vs_compile or 0:.2f}× vs torch.compile; "
-                     f"{(v.roofline_fraction or 0):.0%} of the roofline floor")
+    lines += timing_lines(v)
     if v.memory.get("plan_gib"):
         peaks = [f"{side} peak {v.memory[k]} GiB" for side, k in (
             ("verifier", "trusted_peak_gib"), ("candidate", "candidate_peak_gib"))

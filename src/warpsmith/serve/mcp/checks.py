@@ -12,7 +12,7 @@ from mcp.types import CallToolResult
 
 from ... import config
 from ...types import Verdict
-from .common import Device, Profile, Source, Task, keep_source, num, result
+from .common import Device, Profile, Source, Task, keep_source, result
 
 # One verification, timing or search at a time: two timings sharing a GPU corrupt each other's
 # numbers, and on the CPU one interpreter run already fills the cores. Other calls (list, show,
@@ -76,17 +76,13 @@ def verdict_text(v: Verdict) -> str:
 
 
 def timing_text(v: Verdict) -> str:
+    """time_kernel's answer: the CLI's timing lines (verify/render.py), reasons, warnings."""
+    from ...verify.render import timing_lines
+
     if not v.timing_measured:
         return (f"not timed: the candidate did not pass verification ({v.status}); fix it "
                 f"first.\n{verdict_text(v)}")
-    lines = [f"{v.status} on {v.device}, timed at shape {v.timed_shape}:"]
-    lines += [f"- {t.name}: median {t.median_us:.1f} µs (IQR {t.iqr_us:.1f}, min {t.min_us:.1f}, "
-              f"{t.calls} calls)" for t in v.timings]
-    if v.speedup_vs_eager is not None:
-        lines.append(f"speedup {v.speedup_vs_eager:.2f}× vs eager, "
-                     f"{num(v.speedup_vs_compile, '.2f')}× vs torch.compile; "
-                     f"{num(v.roofline_fraction, '.0%')} of the roofline floor "
-                     f"({num(v.floor_us, '.3g')} µs)")
+    lines = [f"{v.status} on {v.device}, timed at shape {v.timed_shape}:", *timing_lines(v)]
     lines += [f"- {r}" for r in v.reasons]
     lines += [f"warning: {w}" for w in v.warnings]
     return "\n".join(lines)

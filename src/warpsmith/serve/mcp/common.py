@@ -53,7 +53,3 @@ def keep_source(task: str, source: str) -> Path:
 
 def slug(task: str) -> str:
     return "".join(c if c.isalnum() else "_" for c in Path(task).with_suffix("").as_posix())[-60:]
-
-
-def num(x: float | None, spec: str) -> str:
-    return "n/a" if x is None else format(x, spec)
