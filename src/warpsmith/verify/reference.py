@@ -9,10 +9,11 @@ A checked call's reference is computed when the candidate's outputs for it arriv
 number of calls (memplan.py); the timed calls' expected values, a few probes each, are
 computed up front.
 
-The calls run in a secret order that ends with two checked calls of every model, and on the CPU
-(where no timed call is probed afterwards) a secret number of unchecked calls, on inputs of the
-same kinds, is mixed in: a kernel that counts its calls cannot tell which ones are compared,
-nor how many calls are left (E20, E35)."""
+The calls run in a secret order, and on the CPU (where no timed call is probed afterwards) a
+secret number of extra calls, on inputs of the same kinds from fresh seeds, is mixed in: a
+kernel that counts its calls cannot tell how many are left (E20, E35). Every call is checked:
+an unchecked one would be a call a kernel could be wrong on, by luck or on purpose (a kernel
+wrong on its first call passed whenever that call was not compared)."""
 
 from __future__ import annotations
 
@@ -29,9 +30,9 @@ from ..errors import TaskError
 from ..tasks.loader import build, make_inputs, tf32_policy
 from ..types import Shape, Task
 from .correctness import compare
-from .inputs import UNCHECKED, case_inputs, is_checked, needs_mixing
+from .inputs import case_inputs, is_checked, needs_mixing
 
-DECOYS = (2, 6)  # unchecked calls per model on the CPU: at least, and at most
+DECOYS = (2, 6)  # extra checked calls per model on the CPU: at least, and at most
 TAIL = 2  # every model's last calls are checked ones: a kernel cannot know when they come
 
 
@@ -216,18 +217,16 @@ def _plan(profile: VerifyProfile, timed: bool, twin: bool) -> list[tuple[str, in
 
 
 def checked(cases: list[Case]) -> list[Case]:
-    """The cases whose outputs are compared; "timing" cases are only ever timed, unchecked
-    ones only ever run."""
+    """The cases whose outputs are compared: all but the "timing" ones, only ever timed."""
     return [c for c in cases if is_checked(c.variant)]
 
 
 def secret_order(cases: list[Case], decoys: set[str]) -> list[Case]:
-    """The calls in a secret order: the rest of every model's calls (and its unchecked ones)
-    shuffled together first, then the last TAIL checked calls of every model shuffled
-    together; the shapes in `decoys` get a secret number of unchecked calls in the head. Since
-    nothing but checked calls follows the tail, and its start moves with the secret number of
-    unchecked calls, a kernel honest for its first k calls, or on every other call, is caught
-    whenever a model gets more than k calls (E35)."""
+    """The calls in a secret order: the rest of every model's calls (and its extra ones)
+    shuffled together first, then the last TAIL calls of every model shuffled together; the
+    shapes in `decoys` get a secret number of extra calls in the head, so a kernel honest
+    for its first k calls, or on every other call, cannot know when the last ones come and is
+    caught whenever a model gets more than k calls (E35)."""
     rng = random.SystemRandom()
     head, tail = [], []
     for shape in dict.fromkeys(c.shape for c in cases):
@@ -252,9 +251,8 @@ def _decoy_count(rng: random.Random) -> int:
 
 
 def _decoy(like: Case, rng: random.Random) -> Case:
-    """Inputs of the same kind as a checked call's, from a fresh seed, so nothing in them says
-    that this call is not compared."""
-    return Case(like.shape, UNCHECKED + like.variant, rng.getrandbits(31), [], [])
+    """A call of the same kind as a checked one, from a fresh seed: checked like it."""
+    return Case(like.shape, like.variant, rng.getrandbits(31), [], [])
 
 
 def exact_dtype(task: Task, device: str) -> torch.dtype:

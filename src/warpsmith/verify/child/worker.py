@@ -31,7 +31,7 @@ from torch.utils._pytree import tree_leaves
 from ...tasks.loader import apply_mode, load_task, tf32_policy
 from ...types import Shape
 from .. import protocol
-from ..inputs import case_inputs, is_checked
+from ..inputs import case_inputs
 from ..protocol import WAIT
 from . import integrity
 from .dispatch import OpGuard
@@ -146,9 +146,7 @@ def run(job: dict, report: dict, fd: int) -> None:
     job["probes"] = secret["probes"]
     seeds = secret["seeds"]
     start = time.perf_counter()
-    kept = _checked_calls(task, shapes, models, (log, task, threads),
-                          (job, report, fd, seeds))
-    _fold_unchecked(report, kept)
+    _checked_calls(task, shapes, models, (log, task, threads), (job, report, fd, seeds))
     report["stage_seconds"]["correctness"] = time.perf_counter() - start
     report["tampered"] += integrity.changed(watched)
     report["tampered"] += integrity.knobs_changed(state, skip=("deterministic",))
@@ -168,12 +166,12 @@ def run(job: dict, report: dict, fd: int) -> None:
         report["stage_seconds"]["timing"] = time.perf_counter() - start
 
 
-def _checked_calls(task, shapes: dict, models: dict, guards, context) -> list[bool]:
-    """Every call but the timed ones, in the job's order; each call's inputs are made just
-    before it and freed after it, and a checked call's outputs go to the trusted side before
-    the next call (one set resident: memplan.py). Returns, per call, whether it was checked."""
+def _checked_calls(task, shapes: dict, models: dict, guards, context) -> None:
+    """Every call but the timed ones, in the job's order, each of them checked: its inputs
+    are made just before it and freed after it, and its outputs go to the trusted side before
+    the next call (one set resident: memplan.py)."""
     job, report, fd, seeds = context
-    device, made, kept = torch.device(job["device"]), 0.0, []
+    device, made, call = torch.device(job["device"]), 0.0, 0
     for i, case in enumerate(job["data"]["cases"]):
         if case["variant"] == "timing":
             continue
@@ -184,12 +182,10 @@ def _checked_calls(task, shapes: dict, models: dict, guards, context) -> list[bo
         report["stage"] = "forward"
         out = _run_case(models[case["shape"]], case, i, guards, report, device)
         del case["inputs"]
-        kept.append(is_checked(case["variant"]))
-        if kept[-1]:
-            _send_case(fd, sum(kept) - 1, out, device.type == "cuda")
+        _send_case(fd, call, out, device.type == "cuda")
+        call += 1
         del out
     report["stage_seconds"]["inputs"] = made
-    return kept
 
 
 def _not_dumpable() -> None:
@@ -283,36 +279,6 @@ def _run_case(model, case: dict, index: int, guards, report: dict, device):
     # On a GPU they stay there and travel by IPC handle (ipc.py).
     return [h.to(device).contiguous() for h, t in zip(held, leaves, strict=True)
             if type(t) is torch.Tensor]
-
-
-def _fold_unchecked(report: dict, kept: list[bool]) -> None:
-    """Each unchecked call's record joins the next checked call's: the report keeps one entry
-    per compared call, as the trusted side expects, and loses nothing an unchecked call did
-    (a launch without the candidate's own kernel, a forbidden op, a thread)."""
-    for key, merge in _MERGES.items():
-        entries = report[key]
-        if len(entries) != len(kept):
-            continue  # gpu_kernels on the CPU: never recorded
-        folded, carry = [], None
-        for entry, checked in zip(entries, kept, strict=True):
-            carry = entry if carry is None else merge(carry, entry)
-            if checked:
-                folded.append(carry)
-                carry = None
-        if carry is not None and folded:
-            folded[-1] = merge(folded[-1], carry)
-        report[key] = folded
-
-
-def _merge_launches(a: list, b: list) -> list:
-    """A call in which none of the candidate's own kernels ran stays such a call."""
-    own_a, own_b = (any(own for _, own in x) for x in (a, b))
-    return a + b if own_a and own_b else (b if own_a else a)
-
-
-_MERGES = {"kernels": _merge_launches, "threads_started": lambda a, b: a + b,
-           "forbidden_ops": lambda a, b: sorted(set(a) | set(b)),
-           "gpu_kernels": lambda a, b: a + b}
 
 
 def _profiled(device: torch.device):
