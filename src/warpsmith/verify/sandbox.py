@@ -277,12 +277,32 @@ def _stopped(root: int):
     for pid in tree:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, signal.SIGSTOP)
+    _wait_stopped(tree)  # a signal is delivered when its target is next scheduled
     try:
         yield
     finally:
         for pid in tree:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGCONT)
+
+
+def _wait_stopped(tree: list[int], timeout_s: float = 1.0) -> None:
+    """Until every process of the tree is stopped (or gone), for a second at most."""
+    end = time.perf_counter() + timeout_s
+    while any(_state(pid) not in ("T", "t", "Z", "X", "") for pid in tree):
+        if time.perf_counter() > end:
+            return
+        time.sleep(0.0005)
+
+
+def _state(pid: int) -> str:
+    """A process's state letter from /proc/PID/stat, '' when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except OSError:
+        return ""
+    return stat[stat.rindex(b")") + 2:][:1].decode()
 
 
 def descendants(root: int) -> list[int]:
