@@ -102,6 +102,14 @@ os._exit(0)
 '''
 
 
+def _cmdline(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read()
+    except OSError:
+        return b""
+
+
 def _state(pid: int) -> str:
     with open(f"/proc/{pid}/stat", "rb") as f:
         stat = f.read()
@@ -112,14 +120,16 @@ def test_the_worker_is_stopped_while_the_trusted_side_times_and_that_time_is_not
         tmp_path):
     import time
 
-    from warpsmith.verify.sandbox import descendants, run_worker
+    import secrets
 
-    states, frames = [], []
+    from warpsmith.verify.sandbox import pids, run_worker
+
+    states, frames, marker = [], [], f"# job {secrets.token_hex(8)}"
 
     def on_timing(head, payload):
         frames.append(head["kind"])
-        root = int(Path("/proc/self").resolve().name)
-        tree = [p for p in descendants(root)]
+        tree = [p for p in pids() if marker.encode() in _cmdline(p)]  # bwrap's and python's
+        assert tree
         states.append({_state(p) for p in tree})
         time.sleep(1.5)  # a baseline's block, while the worker waits
         return GO if len(frames) < 4 else END
@@ -128,7 +138,7 @@ def test_the_worker_is_stopped_while_the_trusted_side_times_and_that_time_is_not
     job.mkdir()
     scratch.mkdir()
     out = run_worker(job, scratch, 4, worker_environment("cpu"), max_bytes=1 << 20,
-                     program=("-c", WORKER), on_timing=on_timing)
+                     program=("-c", WORKER + marker), on_timing=on_timing)
     assert not out.timed_out and not out.malformed, out
     assert out.report["lines"] == ["go", "go", "go", "end"]
     assert frames == ["ready", "block", "block", "block"]

@@ -12,7 +12,7 @@ from warpsmith.errors import TaskError
 from warpsmith.tasks import load_task, resolve_task
 from warpsmith.verify.correctness import compare
 from warpsmith.verify.inputs import case_inputs, is_checked
-from warpsmith.verify.reference import DECOYS, TAIL, checked, prepare, secret_order
+from warpsmith.verify.reference import DECOYS, checked, prepare, secret_order
 
 
 def _pair(dtype, n=4096, scale=1.0, seed=0):
