@@ -203,3 +203,25 @@ def test_the_scratch_folder_is_a_bounded_tmpfs_and_the_job_dies_first_on_oom(tmp
     assert not (scratch / "written_inside").exists()
     if __import__("shutil").which("choom"):
         assert int(score) == jail.OOM_SCORE_ADJ
+
+
+@needs_jail
+def test_the_job_folder_is_read_only_inside_the_sandbox(tmp_path):
+    """The job's code is bound read-only: nothing can be left there, and no file written
+    there takes the host's memory (/dev/shm) until the verdict."""
+    from warpsmith.config import worker_environment
+    from warpsmith.verify.sandbox import run_worker
+
+    job, scratch = tmp_path / "job", tmp_path / "cwd"
+    job.mkdir()
+    scratch.mkdir()
+    (job / "code.py").write_text("x = 1\n")
+    code = ("import os, sys\nfrom warpsmith.verify.protocol import write_frame\n"
+            "try:\n    open(os.path.join(sys.argv[1], 'x'), 'w').write('x')\n    r = 'wrote'\n"
+            "except OSError as e:\n    r = e.strerror\n"
+            "write_frame(int(sys.argv[-1]), {'stage': 'done', 'r': r, 'read': "
+            "open(os.path.join(sys.argv[1], 'code.py')).read()})\nos._exit(0)\n")
+    out = run_worker(job, scratch, 60, worker_environment("cpu"), 1 << 20,
+                     program=("-c", code))
+    assert out.report["r"] == "Read-only file system" and out.report["read"] == "x = 1\n"
+    assert not (job / "x").exists()

@@ -119,3 +119,46 @@ def test_the_trusted_sides_time_does_not_count_against_the_deadline(tmp_path):
 
     out = _worker(tmp_path, [0, 1], slow, timeout_s=6)
     assert not out.timed_out and out.report == {"stage": "done"}, out
+
+
+SEEDS_WORKER = '''
+import os, select, sys
+from warpsmith.verify.protocol import SEEDS, write_frame
+fd = int(sys.argv[-1])
+got = b""
+while not got.endswith(b"JOB\\n"):
+    got += os.read(0, 1)
+early = select.select([0], [], [], 1.0)[0]  # anything else on stdin before asking?
+write_frame(fd, {"frame": SEEDS})
+line = b""
+while not line.endswith(b"\\n"):
+    line += os.read(0, 1)
+if ASK_TWICE:
+    write_frame(fd, {"frame": SEEDS})
+write_frame(fd, {"stage": "done", "early": bool(early), "line": line.decode()})
+os._exit(0)
+'''
+
+
+def _seeds_worker(tmp_path, ask_twice=False):
+    from warpsmith.config import worker_environment
+    from warpsmith.verify.sandbox import run_worker
+
+    job, scratch = tmp_path / "job", tmp_path / "cwd"
+    job.mkdir()
+    scratch.mkdir()
+    code = SEEDS_WORKER.replace("ASK_TWICE", repr(ask_twice))
+    return run_worker(job, scratch, 30, worker_environment("cpu"), max_bytes=1 << 20,
+                      program=("-c", code), job=b"JOB\n", secret=b"SECRET\n")
+
+
+def test_the_seeds_are_sent_only_when_the_worker_asks_for_them(tmp_path):
+    """Its stdin holds the job and nothing else while the candidate is imported."""
+    out = _seeds_worker(tmp_path)
+    assert not out.malformed, out
+    assert out.report["early"] is False and out.report["line"] == "SECRET\n"
+
+
+def test_the_seeds_are_given_once(tmp_path):
+    out = _seeds_worker(tmp_path, ask_twice=True)
+    assert "seeds it was not due" in out.malformed and out.report is None

@@ -9,8 +9,9 @@ runs) gets, through bubblewrap:
   /proc/<pid>/fd, its stdout and its store are not there to write to), cannot signal or stop
   one, has no network, and every process it starts dies with the namespace's init;
 - a read-only view of the machine with the homes, /tmp, /run, the trusted process's working
-  folder and warpsmith's store hidden under empty tmpfs, and only its own scratch folder and
-  job inbox writable; /proc is its own; /dev holds only the basic nodes and the GPU's;
+  folder and warpsmith's store hidden under empty tmpfs, and only its own scratch folder
+  writable (the job's code is bound read-only); /proc is its own; /dev holds only the basic
+  nodes and the GPU's;
 - when the verifier runs as root, a fresh unprivileged uid per job (setpriv), no capabilities
   and no_new_privs, so files the verifier owns stay closed even where they are visible;
 - a seccomp filter (libseccomp through pyseccomp) refusing ptrace, other processes' memory,
@@ -159,11 +160,11 @@ class Wrapped:
 
 
 def wrap(jail: Jail, argv: list[str], writable: list[Path], uid: int | None,
-         keep_fds: tuple[int, ...]) -> Wrapped:
+         keep_fds: tuple[int, ...], readonly: list[Path] = ()) -> Wrapped:
     """The command line that runs argv inside the sandbox, in writable[0]: the scratch cwd
     is a tmpfs of its own at its path (nothing in it is read back; bound from the host's
-    /tmp, many files of 8 GiB each would fill its disk), the other `writable` folders (the
-    job inbox) are bound at their own paths."""
+    /tmp, many files of 8 GiB each would fill its disk), the other `writable` folders are
+    bound at their own paths, and the `readonly` ones (the job's code) read-only there."""
     if not jail.ok:
         return Wrapped(argv, keep_fds, ())
     args = [jail.bwrap, "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev",
@@ -182,6 +183,8 @@ def wrap(jail: Jail, argv: list[str], writable: list[Path], uid: int | None,
     args += ["--perms", "1777", "--size", str(SCRATCH_BYTES), "--tmpfs", str(writable[0])]
     for path in writable[1:]:
         args += ["--bind", str(path), str(path)]
+    for path in readonly:
+        args += ["--ro-bind", str(path), str(path)]
     for node in sorted(glob.glob("/dev/nvidia*")):  # the GPU's device nodes, where there are
         args += ["--dev-bind", node, node]
     args += ["--chdir", str(writable[0])]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import gc
 import hashlib
+import io
 import json
 import platform
 import re
@@ -33,7 +34,7 @@ from . import collect, gpukernels, gpulock, jail, memplan, prestart, static
 from .feedback import feedback_text
 from .gates import apply_gates
 from .outcome import interpret_outcome
-from .protocol import CASES_FILE, JOB_FILE, Job
+from .protocol import Job, job_message
 from .reference import Prepared, checked, prepare
 from .sandbox import run_worker
 from .timing import timing_verdict
@@ -195,7 +196,7 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
     env, when = worker_environment(device), prestart.policy(device)
     spare = prestart.SPARES.take(device, env) if when != "off" else None
     try:
-        write_job(job_dir, task, candidate, device, prof, prepared)
+        job = write_job(job_dir, task, candidate, device, prof, prepared)
         ahead = when == "ahead" and spare is not None  # a process that verifies again
         if ahead:
             prestart.SPARES.refill(device, env)
@@ -203,7 +204,7 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
             else None  # timed here, between the candidate's blocks (baselines.py)
         outcome = run_worker(job_dir, scratch, prof.timeout_s, env,
                              max_bytes=collect.message_limit(task, prepared, device, prof),
-                             started=spare, secret=job_secrets(prepared),
+                             started=spare, job=job, secret=job_secrets(prepared),
                              on_case=collect.CaseReader(task, prepared, device, stages),
                              on_timing=baselines)
         if when != "off" and not ahead:
@@ -232,10 +233,11 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
             shutil.rmtree(spare.scratch, ignore_errors=True)
 
 
-def write_job(job_dir, task, candidate, device, prof, prepared: Prepared) -> None:
-    """The job folder: job.json and cases.pt (the worker deletes both once read) and copies
-    of the candidate and the task under code/, named relative to the folder, which the
-    sandbox binds (or copies into a spare's inbox) wherever the worker meets it."""
+def write_job(job_dir, task, candidate, device, prof, prepared: Prepared) -> bytes:
+    """The job folder, code only: copies of the candidate and the task under code/, named
+    relative to the folder, which the sandbox binds read-only (or copies into a spare's
+    inbox) wherever the worker meets it. Returns what the worker reads from stdin: the job
+    record and the shapes' parameters (protocol.job_message), never a file it could keep."""
     code = job_dir / "code"
     code.mkdir()
     shutil.copyfile(candidate, code / "candidate.py")
@@ -243,14 +245,15 @@ def write_job(job_dir, task, candidate, device, prof, prepared: Prepared) -> Non
     job = Job(candidate="code/candidate.py", task=f"code/{Path(task.path).name}",
               device=device, timing=device == "cuda", profile=prof.name,
               timed_shape=prepared.timed_shape)
-    (job_dir / JOB_FILE).write_text(job.to_json())
     cases = [{"shape": c.shape, "variant": c.variant} for c in prepared.cases]
-    torch.save({"shapes": prepared.shapes, "cases": cases}, job_dir / CASES_FILE)
+    buffer = io.BytesIO()
+    torch.save({"shapes": prepared.shapes, "cases": cases}, buffer)
+    return job_message(job, buffer.getvalue())
 
 
 def job_secrets(prepared: Prepared) -> bytes:
-    """The seeds and probe positions, never in the job folder: the worker reads them from
-    its stdin once the candidate is imported (child/worker._secrets)."""
+    """The seeds and probe positions, never in the job: sent on the worker's stdin when it
+    asks for them, once its candidate is imported (child/worker._secrets)."""
     return (json.dumps({"seeds": [c.seed for c in prepared.cases],
                         "probes": prepared.probe_positions}) + "\n").encode()
 

@@ -1,6 +1,8 @@
-"""What passes between the trusted process and the candidate's: the job record it writes into
-the job folder, and the framed messages the candidate's process sends back on its result
-pipe. Both sides import this module, so it imports nothing of warpsmith's.
+"""What passes between the trusted process and the candidate's: the job (its record and cases
+on the worker's stdin, job_message; the code in a read-only folder), and the framed messages
+the candidate's process sends back on its result pipe. The worker asks for its seeds with a
+seeds frame once its candidate is imported; the trusted side sends them then, not before.
+Both sides import this module, so it imports nothing of warpsmith's.
 
 A frame is MAGIC, then a header as UTF-8 JSON and an opaque payload, each after its length as
 a little-endian u64. The outputs are streamed: after every checked call the worker sends a
@@ -23,11 +25,11 @@ from dataclasses import asdict, dataclass
 
 MAGIC = b"WSR1"
 _LENGTH = struct.Struct("<Q")
-JOB_FILE, CASES_FILE = "job.json", "cases.pt"  # the worker deletes both once read
 WAIT = "wait"  # the job-folder argument of a worker started before its job (start_waiting)
 CASE = "case"  # the `frame` of a header that carries one checked call's outputs
 ACK = b"next\n"  # the trusted side has copied a case frame's outputs: the worker may go on
 TIMING = "timing"  # the `frame` of the worker's timing messages (child/timing.py)
+SEEDS = "seeds"  # the `frame` by which the worker asks for its seeds, once its candidate is in
 GO, END = b"go\n", b"end\n"  # the trusted side's answers to one: time a block, or stop
 
 # Bound when this module is imported, before any candidate is: a candidate that rebinds
@@ -37,8 +39,9 @@ _dumps, _write = json.dumps, os.write
 
 @dataclass(frozen=True)
 class Job:
-    """job.json of a verification (pipeline.write_job): paths are relative to the job
-    folder; the seeds and probe positions are not here (they come on stdin, later)."""
+    """The record of a verification (pipeline.job_message), sent on the worker's stdin: paths
+    are relative to the job folder; the seeds and probe positions are not here (they come
+    later, when the worker asks)."""
 
     candidate: str
     task: str
@@ -53,6 +56,12 @@ class Job:
     @classmethod
     def from_json(cls, text: str) -> Job:
         return cls(**json.loads(text))
+
+
+def job_message(job: Job, cases: bytes) -> bytes:
+    """What the worker reads from stdin first (child/worker._read_job): the record as a JSON
+    line, the size of the cases (torch.save bytes) as a line, then the cases."""
+    return f"{job.to_json()}\n{len(cases)}\n".encode() + cases
 
 
 def write_frame(fd: int, report: dict, payload: bytes | memoryview = b"") -> None:

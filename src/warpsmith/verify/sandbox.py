@@ -5,8 +5,8 @@ The process runs inside jail.py's sandbox (namespaces, its own uid, seccomp, lim
 one can be had. The candidate's stdout and stderr go to a pipe that is drained into a bounded
 tail, so a flood cannot fill a disk or block the worker; nothing it prints is ever parsed.
 Results come back through a second pipe, read up to a size limit and parsed as one framed
-message (protocol.py). A job is a folder: the worker gets it (a spare gets a copy in the inbox
-it was started with, the only folder besides its scratch cwd that it may write).
+message (protocol.py). A job is a folder of code, bound read-only (a spare gets a copy in the
+inbox it was started with, read-only to it as well), and a message on the worker's stdin.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import jail
-from .protocol import ACK, CASE, TIMING, WAIT, Malformed, header, read_frames
+from .protocol import ACK, CASE, SEEDS, TIMING, WAIT, Malformed, header, read_frames
 
 LOG_TAIL_BYTES = 8192
 JOB_TAG = "WARPSMITH_JOB"
@@ -50,7 +50,7 @@ VERIFY_WORKER = ("-m", "warpsmith.verify.child.worker")
 def run_worker(job_dir: Path, scratch: Path, timeout_s: float, env: dict[str, str],
                max_bytes: int, on_case=None, program: tuple[str, ...] = VERIFY_WORKER,
                started: Started | None = None, secret: bytes = b"",
-               on_timing=None) -> Outcome:
+               on_timing=None, job: bytes = b"") -> Outcome:
     """`on_case(header, payload)` runs for each case frame (protocol.py) while the worker
     waits for its ACK (a GPU worker keeps that call's exported outputs alive until then); it
     returns what Outcome.collected keeps, or raises protocol.Malformed when the frame is not
@@ -60,16 +60,18 @@ def run_worker(job_dir: Path, scratch: Path, timeout_s: float, env: dict[str, st
     called with the job folder and the message pipe's fd.
     `started`: a worker already running and waiting for its job (start_waiting); it gets this
     job (and runs in its own scratch folder) and the deadline counts from now. If it is gone,
-    a fresh worker is started instead. `secret`: written to its stdin once it has its job,
-    for the worker to read when it chooses (the seeds, after the candidate's import).
+    a fresh worker is started instead. `job`: written to its stdin first (the job record,
+    protocol.job_message). `secret`: written to its stdin when it asks for it with a seeds
+    frame, once (the seeds, after the candidate's import): never before.
     `on_timing(header, payload)` runs for each timing frame with every process of the worker
     stopped (SIGSTOP: none of its threads runs, so none can launch work beside a baseline) and
     returns the line the worker gets next (protocol.GO or END); its time is not the
     worker's either."""
     if started is None or not started.send(job_dir, max_bytes):
         started = Started(program, [str(job_dir)], scratch, env, max_bytes, inbox=job_dir)
-    if secret:
-        started.tell(secret)
+    started.secret = secret
+    if job:
+        started.tell_soon(job)
     try:
         return started.finish(timeout_s, on_case, on_timing)
     finally:  # an interrupt (Ctrl-C) or an error of ours still ends the worker
@@ -101,8 +103,10 @@ class Started:
             jail.give(folder, self.uid)
         env = env | {JOB_TAG: self.token}  # inherited by every descendant, found in /proc
         read_fd, write_fd = os.pipe()
+        self.secret = b""  # given when the worker asks (a seeds frame), once
         wrapped = jail.wrap(self.jail, [sys.executable, *program, *args, str(write_fd)],
-                            writable=[scratch, inbox], uid=self.uid, keep_fds=(write_fd,))
+                            writable=[scratch], uid=self.uid, keep_fds=(write_fd,),
+                            readonly=[inbox])
         try:
             self.proc = subprocess.Popen(
                 wrapped.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -132,6 +136,12 @@ class Started:
         self.start = time.perf_counter()
         return True
 
+    def tell_soon(self, data: bytes) -> None:
+        """Bytes on the worker's stdin from a thread of their own: a job of gigabytes
+        (a large model's parameters) fills the pipe until the worker reads it, and a worker
+        that never reads must not block the trusted side past the deadline."""
+        threading.Thread(target=self.tell, args=(data,), daemon=True).start()
+
     def tell(self, data: bytes) -> None:
         """Bytes on the worker's stdin (a pipe's buffer holds them: they are small)."""
         with contextlib.suppress(OSError):  # a worker already gone: its outcome says so
@@ -152,12 +162,14 @@ class Started:
             except ValueError as e:
                 malformed = str(e)
                 break
-            if head.get("frame") not in (CASE, TIMING):
+            if head.get("frame") not in (CASE, TIMING, SEEDS):
                 report = head
                 continue
             try:
                 if head["frame"] == CASE:
                     collected.append(self._on_case(on_case, head, item[1]))
+                elif head["frame"] == SEEDS:
+                    self._on_seeds()
                 else:
                     self._on_timing(on_timing, head, item[1])
             except Malformed as e:
@@ -205,6 +217,12 @@ class Started:
         finally:  # the trusted side's work is not the candidate's time
             self.deadline += time.perf_counter() - start
             self.tell(ACK)
+
+    def _on_seeds(self) -> None:
+        if not self.secret:
+            raise Malformed("the candidate's process asked for seeds it was not due")
+        secret, self.secret = self.secret, b""
+        self.tell(secret)
 
     def _on_timing(self, on_timing, head: dict, payload: bytes) -> None:
         if on_timing is None:

@@ -1,12 +1,13 @@
 """The candidate's process: `python -m warpsmith.verify.child.worker JOB_DIR RESULT_FD`.
 
-It reads its job into memory and deletes the job files before the candidate is imported (so
-no parameter file is left to read), imports the candidate and builds its models, and only then
-reads the seeds and probe positions from stdin, so no input exists while the candidate's
-import and constructor run. Each call's inputs are made just before it; each checked call's
-raw outputs go to the trusted side through an inherited pipe (a case frame, protocol.py) and
-are freed once it has them, then a report ends the messages; it leaves with os._exit so no
-finaliser or exit hook of the candidate's runs afterwards.
+It reads its job from stdin (the job folder holds only the candidate's and the task's code,
+read-only: nothing in it to read or to fill), imports the candidate and builds its models, and
+only then asks the trusted side for the seeds and probe positions, so neither they nor any
+input exist in this process while the candidate's import and constructor run. Each call's
+inputs are made just before it; each call's raw outputs go to the trusted side through an
+inherited pipe (a case frame, protocol.py) and are freed once it has them, then a report ends
+the messages; it leaves with os._exit so no finaliser or exit hook of the candidate's runs
+afterwards.
 It never sees the expected outputs and never decides a verdict; the trusted process does both.
 """
 
@@ -91,22 +92,37 @@ _pending = bytearray()  # what was read from stdin past the last line taken
 
 
 def _stdin_line() -> str | None:
-    """One line from the trusted side (a job folder, then the job's secrets), or None at
-    end of input. Reads past the newline are kept for the next line."""
+    """One line from the trusted side (a job folder, the job, its secrets, ACKs), or None at
+    end of input. Reads past the newline are kept for the next read."""
     while b"\n" not in _pending:
-        chunk = os.read(0, 65536)
-        if not chunk:
+        if not _more():
             return None
-        _pending.extend(chunk)
     line, _, rest = bytes(_pending).partition(b"\n")
     _pending[:] = rest
     return line.decode()
 
 
-def _secrets() -> dict:
-    """The seeds of every call and the timed calls' probe positions: sent on stdin by the
-    trusted side and read only once the candidate is imported and its models are built, so
-    nothing of them is in this process, on disk or in the job while its import runs."""
+def _stdin_bytes(size: int) -> bytes:
+    while len(_pending) < size:
+        if not _more():
+            raise RuntimeError("the trusted side's job was cut short")
+    data = bytes(_pending[:size])
+    del _pending[:size]
+    return data
+
+
+def _more() -> bool:
+    chunk = os.read(0, 1 << 20)
+    _pending.extend(chunk)
+    return bool(chunk)
+
+
+def _secrets(fd: int) -> dict:
+    """The seeds of every call and the timed calls' probe positions, asked for (a `seeds`
+    frame) once the candidate is imported and its models are built: the trusted side sends
+    them only then, so nothing of them is in this process, its stdin, on disk or in the job
+    while its import runs."""
+    _write_frame(fd, {"frame": protocol.SEEDS})
     line = _stdin_line()
     if line is None:
         raise RuntimeError("the trusted side sent no seeds")
@@ -114,11 +130,15 @@ def _secrets() -> dict:
 
 
 def _read_job(job_path: Path) -> dict:
-    record = protocol.Job.from_json((job_path / protocol.JOB_FILE).read_text())
-    data = torch.load(job_path / protocol.CASES_FILE, weights_only=True,
+    """The job record and its cases (protocol.job_message) from stdin; the code they name
+    lies in the job folder."""
+    head = _stdin_line()
+    size = _stdin_line()
+    if head is None or size is None or not size.isdigit():
+        raise RuntimeError("the trusted side sent no job")
+    record = protocol.Job.from_json(head)
+    data = torch.load(io.BytesIO(_stdin_bytes(int(size))), weights_only=True,
                       map_location=record.device)
-    for name in (protocol.JOB_FILE, protocol.CASES_FILE):  # the code/ copies stay: Triton
-        (job_path / name).unlink(missing_ok=True)  # reads the source
     # Named relative to the job folder (pipeline.write_job).
     return asdict(record) | {"candidate": str(job_path / record.candidate),
                            "task": str(job_path / record.task), "data": data}
@@ -142,7 +162,7 @@ def run(job: dict, report: dict, fd: int) -> None:
     report["stage"] = "init"
     models = {name: _make_model(module, spec, device) for name, spec in data["shapes"].items()}
     report["stage"] = "inputs"  # only now: no input exists while the candidate imports
-    secret = _secrets()
+    secret = _secrets(fd)
     job["probes"] = secret["probes"]
     seeds = secret["seeds"]
     start = time.perf_counter()
