@@ -118,9 +118,8 @@ def _state(pid: int) -> str:
 
 def test_the_worker_is_stopped_while_the_trusted_side_times_and_that_time_is_not_its(
         tmp_path):
-    import time
-
     import secrets
+    import time
 
     from warpsmith.verify.sandbox import pids, run_worker
 
