@@ -22,6 +22,7 @@ import torch
 
 from ..tasks.loader import tf32_policy
 from ..types import Shape, Task
+from .collect import blame_if_held, others_bytes
 from .inputs import case_inputs
 from .protocol import END, GO, Malformed
 from .reference import Prepared
@@ -47,8 +48,17 @@ class Baselines:
         self.notes: list[str] = []  # baselines left out, and why
         self.too_large = ""  # the baselines' memory did not fit: the verifier's limit
         self.impls: dict = {}
+        # what other processes held of the GPU before the worker started (collect.py)
+        self.others = others_bytes() if device == "cuda" else None
 
     def __call__(self, head: dict, payload: bytes) -> bytes:
+        try:
+            return self._answer(head, payload)
+        except torch.OutOfMemoryError:
+            self._blame_if_held()
+            raise  # the plan's estimate fell short: the verifier's limit (too_large)
+
+    def _answer(self, head: dict, payload: bytes) -> bytes:
         kind = head.get("kind")
         if kind == "ready" and not self.ready:
             self.ready = True
@@ -75,9 +85,16 @@ class Baselines:
                 for impl, make in makers.items():
                     self._warm(impl, make, pool)
         except torch.OutOfMemoryError as e:
+            self._blame_if_held()
             self.too_large = f"the baselines' timing sets did not fit in GPU memory ({e})"[:300]
             return False
         return "eager" in self.impls
+
+    def _blame_if_held(self) -> None:
+        """A candidate whose process held memory the baselines needed gets `crashed`, not a
+        too_large nobody is blamed for (E48)."""
+        if self.others is not None:
+            blame_if_held(self.task, self.prepared, self.others, self.prof.timing_sets)
 
     def _warm(self, name: str, make, pool) -> None:
         """Build and warm one baseline up (torch.compile compiles here), or leave it out."""

@@ -29,7 +29,7 @@ class CaseReader:
         self.calls = checked(prepared.cases)
         self.next = 0
         # what other processes held of the GPU before the worker started (a spare's context)
-        self.others = _others_bytes() if device == "cuda" else None
+        self.others = others_bytes() if device == "cuda" else None
 
     def __call__(self, head: dict, payload: bytes) -> tuple[CaseResult, ...]:
         if head.get("call") != self.next or self.next >= len(self.calls):
@@ -50,23 +50,9 @@ class CaseReader:
 
     def _blame_if_held(self) -> None:
         """Our out-of-memory while checking a call is the verifier's limit (too_large, never
-        blamed), unless what other processes hold of the GPU grew, since before the worker
-        started, beyond the worker's whole share of the plan (+25 % and 1 GiB, as for its own
-        OOM): its process held memory the trusted side needed, so that a failing kernel would
-        get a verdict nobody is blamed for (E48). Malformed: the verdict is `crashed`."""
-        if self.others is None:
-            return
-        try:
-            share = memplan.sides(memplan.sizes(self.task, self.prepared.timed_shape,
-                                                self.device), 0)[1][0]
-        except Exception:  # the task on meta tensors (`.item()`): no plan, nothing to blame
-            return
-        torch.cuda.empty_cache()
-        grown = _others_bytes() - self.others
-        if grown > share * 1.25 + (1 << 30):
-            raise Malformed(f"the candidate's process held about {gib(grown)} GiB of GPU "
-                            f"memory beyond its share of the memory plan ({gib(share)} GiB) "
-                            "while its outputs were checked: the trusted side ran out of it")
+        blamed), unless the worker held memory the trusted side needed (blame_if_held)."""
+        if self.others is not None:
+            blame_if_held(self.task, self.prepared, self.others, timing_sets=0)
 
     def _compare(self, call, payload: bytes) -> tuple[CaseResult, ...]:
         case = evaluate(self.task, self.prepared, call, self.device)
@@ -142,7 +128,28 @@ def message_limit(task: Task, prepared: Prepared, device: str, prof: VerifyProfi
     return 2 * outputs + (64 << 20)
 
 
-def _others_bytes() -> int:
+def blame_if_held(task: Task, prepared: Prepared, others: int, timing_sets: int) -> None:
+    """After an out-of-memory of the trusted side: Malformed (the verdict is `crashed`) when
+    what other processes hold of the GPU grew, since `others` was read before the worker
+    started, beyond the worker's whole share of the plan (+25 % and 1 GiB, as for its own
+    OOM) while checked (timing_sets 0) or timed: its process held memory the trusted side
+    needed, so that a failing kernel would get a verdict nobody is blamed for (E48)."""
+    try:
+        worker = memplan.sides(memplan.sizes(task, prepared.timed_shape, "cuda"),
+                               timing_sets)[1]
+    except Exception:  # the task on meta tensors (`.item()`): no plan, nothing to blame
+        return
+    share = worker[1] if timing_sets else worker[0]
+    torch.cuda.empty_cache()
+    grown = others_bytes() - others
+    if grown > share * 1.25 + (1 << 30):
+        raise Malformed(f"the candidate's process held about {gib(grown)} GiB of GPU memory "
+                        f"beyond its share of the memory plan ({gib(share)} GiB) while "
+                        f"{'timed' if timing_sets else 'its outputs were checked'}: the "
+                        "trusted side ran out of it")
+
+
+def others_bytes() -> int:
     """GPU memory in use by every process but this one (the device's used memory less what
     this process's allocator reserved)."""
     free, total = torch.cuda.mem_get_info()
