@@ -61,7 +61,20 @@ OWN = Path(__file__).parent / "tasks"
 OWN_TASKS = {"pointwise_unary": "elementwise", "pointwise_binary": "elementwise",
              "amin_keepdim": "reduce", "argmin_middle": "reduce",
              "avg_pool_uncounted": "pool2d", "avg_pool_divisor": "pool2d",
-             "max_pool_dilated": "pool2d", "attention_fp32": "attention"}
+             "max_pool_dilated": "pool2d", "attention_fp32": "attention",
+             "max_pool1d_dilated": "pool1d", "avg_pool1d_padded": "pool1d",
+             "max_pool3d_dilated": "pool3d", "avg_pool3d": "pool3d",
+             "avg_pool3d_uncounted": "pool3d", "triu_matmul": "matmul",
+             "tril_matmul_offset": "matmul", "matmul_3d": "matmul", "einsum_4d": "matmul",
+             "batch_norm_train": "batch_norm"}
+# small tiles: several pooling tiles per row and plane, matmul tiles wholly outside the
+# triangle, batch norm programs that each sum several runs of a channel
+OWN_VARIANTS = {"max_pool1d_dilated": {"BLOCK_L": 16}, "max_pool3d_dilated": {"BLOCK_H": 8,
+                                                                             "BLOCK_W": 4},
+                "avg_pool3d_uncounted": {"BLOCK_H": 2, "BLOCK_W": 8},
+                "triu_matmul": {"BLOCK_M": 16, "BLOCK_N": 16, "BLOCK_K": 16, "GROUP_M": 2},
+                "tril_matmul_offset": {"BLOCK_M": 16, "BLOCK_N": 32, "BLOCK_K": 16},
+                "batch_norm_train": {"STAT_BLOCK": 16, "STAT_PROGRAMS": 10, "APPLY_BLOCK": 16}}
 
 
 def _verify(job: tuple[str, str, str]) -> tuple[str, str]:
@@ -91,6 +104,10 @@ def verdicts(generated, tmp_path_factory):
     for stem in OWN_TASKS:
         path = str(OWN / f"{stem}.py")
         jobs[f"own/{stem}"] = (path, str(folder / f"own_{stem}.py"), generate(path).source)
+    for stem, tune in OWN_VARIANTS.items():
+        path = str(OWN / f"{stem}.py")
+        jobs[f"own/{stem}+tiles"] = (path, str(folder / f"own_{stem}_tiles.py"),
+                                     generate(path, tune=tune).source)
     with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
         return dict(zip(jobs, pool.map(_verify, jobs.values()), strict=True))
 
@@ -126,4 +143,10 @@ def test_loop_paths_pass_too(name, verdicts):
 def test_own_tasks_are_covered_and_pass(stem, verdicts):
     assert generate(OWN / f"{stem}.py").family == OWN_TASKS[stem]
     status, feedback = verdicts[f"own/{stem}"]
+    assert status == "passed", feedback
+
+
+@pytest.mark.parametrize("stem", sorted(OWN_VARIANTS))
+def test_own_tasks_pass_with_small_tiles(stem, verdicts):
+    status, feedback = verdicts[f"own/{stem}+tiles"]
     assert status == "passed", feedback

@@ -20,6 +20,7 @@ from ..tasks.suite import resolve_task
 from ..types import Task
 from . import (  # noqa: F401 (each module registers its family)
     attention,
+    batch_norm,
     cross_entropy,
     cumsum,
     elementwise,
@@ -30,6 +31,7 @@ from . import (  # noqa: F401 (each module registers its family)
     matmul,
     mse_loss,
     pool2d,
+    pool_nd,
     reduce,
     rms_norm,
     softmax,

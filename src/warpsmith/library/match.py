@@ -45,6 +45,9 @@ class Lit:
 
 Matcher = Callable[[Trace], "dict | NoMatch | None"]
 MATCHERS: dict[str, Matcher] = {}
+# families whose kernels make the forward's in-place updates (batch norm's running statistics);
+# no other matcher sees a trace that changes an input or a parameter
+UPDATES_STATE = {"batch_norm"}
 
 
 def matcher(family: str):
@@ -78,14 +81,17 @@ def match_task(task: Task) -> Match | NoMatch:
 def match_trace(trace: Trace) -> Match | NoMatch:
     if _single_output(trace) is None:
         return NoMatch("forward does not return exactly one tensor made by an op")
-    if _mutates_state(trace):
-        return NoMatch("forward changes an input or a parameter in place")
+    mutates = _mutates_state(trace)
     for family, fn in MATCHERS.items():
+        if mutates and family not in UPDATES_STATE:
+            continue
         params = fn(trace)
         if isinstance(params, NoMatch):  # the pattern fits, but the family declines it
             return params
         if params is not None:
             return Match(family, {"args": list(trace.arg_names), "dtype": trace.dtype} | params)
+    if mutates:
+        return NoMatch("forward changes an input or a parameter in place")
     return NoMatch(f"no library family implements the op sequence {_op_list(trace)}")
 
 

@@ -1,17 +1,28 @@
 """Matmul: mm, bmm and nn.Linear (x @ Wᵀ + b) as one tiled kernel with grouped tile order
 (GROUP_M row tiles share their B columns in L2), fp32 accumulation, strides for any
-transposed operand, and the bias fused into the epilogue. Strict fp32 tasks use IEEE dot."""
+transposed operand, and the bias fused into the epilogue. Strict fp32 tasks use IEEE dot.
+
+The plain patterns are matched in match.py; the two matched here build on them: triu/tril of
+a product (the triangle is the epilogue's mask, and a tile wholly outside it runs no K loop and
+stores zeros, so half the tiles cost nothing), and a 3-D (or more) A times a matrix, which
+torch traces as view → mm → _unsafe_view (the forward reshapes A to rows and the result back).
+"""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from .match import MATCHERS, NoMatch, _out, match_matmul
 from .registry import register
 from .render import constructor, dot_precision, fill, header, signature
+from .trace import Ref
 
 KERNEL = '''
 @triton.jit
 def matmul_kernel(a_ptr, b_ptr, bias_ptr, c_ptr, M, N, K,
                   stride_ab, stride_am, stride_ak, stride_bb, stride_bk, stride_bn,
-                  stride_cb, stride_cm, stride_cn, HAS_BIAS: tl.constexpr,
+                  stride_cb, stride_cm, stride_cn, DIAG, HAS_BIAS: tl.constexpr,
+                  TRI: tl.constexpr,
                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
                   GROUP_M: tl.constexpr):
     pid = tl.program_id(0)
@@ -26,10 +37,16 @@ def matmul_kernel(a_ptr, b_ptr, bias_ptr, c_ptr, M, N, K,
     rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
     rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
     rk = tl.arange(0, BLOCK_K)
-    a_ptrs = a_ptr + batch * stride_ab + rm[:, None] * stride_am + rk[None, :] * stride_ak
+    rows = rm.to(tl.int64)[:, None]  # A and C may hold more than 2**31 elements
+    a_ptrs = a_ptr + batch * stride_ab + rows * stride_am + rk[None, :] * stride_ak
     b_ptrs = b_ptr + batch * stride_bb + rk[:, None] * stride_bk + rn[None, :] * stride_bn
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k in range(0, K, BLOCK_K):
+    k_end = K
+    if TRI == 1:  # triu: keep j - i >= DIAG; a tile wholly below it is zeros
+        k_end = tl.where(pid_n * BLOCK_N + BLOCK_N - 1 - pid_m * BLOCK_M >= DIAG, K, 0)
+    if TRI == -1:  # tril: keep j - i <= DIAG
+        k_end = tl.where(pid_n * BLOCK_N - (pid_m * BLOCK_M + BLOCK_M - 1) <= DIAG, K, 0)
+    for k in range(0, k_end, BLOCK_K):
         a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] + k < K), other=0.0)
         b = tl.load(b_ptrs, mask=(rk[:, None] + k < K) & (rn[None, :] < N), other=0.0)
         acc = tl.dot(a, b, acc$precision)
@@ -37,7 +54,11 @@ def matmul_kernel(a_ptr, b_ptr, bias_ptr, c_ptr, M, N, K,
         b_ptrs += BLOCK_K * stride_bk
     if HAS_BIAS:
         acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
-    c_ptrs = c_ptr + batch * stride_cb + rm[:, None] * stride_cm + rn[None, :] * stride_cn
+    if TRI == 1:
+        acc = tl.where(rn[None, :] - rm[:, None] >= DIAG, acc, 0.0)
+    if TRI == -1:
+        acc = tl.where(rn[None, :] - rm[:, None] <= DIAG, acc, 0.0)
+    c_ptrs = c_ptr + batch * stride_cb + rows * stride_cm + rn[None, :] * stride_cn
     tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
@@ -49,7 +70,7 @@ def tile(size, cap):
 class ModelNew(nn.Module):
 $init
     def forward($signature):
-        a = $a
+        a = $a$flatten
         b = $b
         M, K = a.shape[-2], a.shape[-1]
         N = b.shape[-1]
@@ -61,10 +82,10 @@ $init
         matmul_kernel[grid](a, b, bias, out, M, N, K,
                             $a_batch_stride, a.stride(-2), a.stride(-1),
                             $b_batch_stride, b.stride(-2), b.stride(-1),
-                            $c_batch_stride, out.stride(-2), out.stride(-1),
-                            HAS_BIAS=$has_bias, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk,
+                            $c_batch_stride, out.stride(-2), out.stride(-1), $diag,
+                            HAS_BIAS=$has_bias, TRI=$tri, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk,
                             GROUP_M=GROUP_M, num_warps=NUM_WARPS, num_stages=NUM_STAGES)
-        return out
+        return out$unflatten
 '''
 
 
@@ -85,7 +106,12 @@ class Matmul:
             bias=f"self.{bias['name']}" if bias else "out", has_bias=str(bias is not None),
             a_batch_stride="a.stride(0)" if batched else "0",
             b_batch_stride="b.stride(0)" if batched else "0",
-            c_batch_stride="out.stride(0)" if batched else "0")
+            c_batch_stride="out.stride(0)" if batched else "0",
+            tri=params.get("tri", 0), diag=params.get("diag", 0),
+            flatten=".reshape(-1, $a.shape[-1])".replace("$a", _operand(params["a"], args))
+            if params.get("rows") else "",
+            unflatten=f".view(*{_operand(params['a'], args)}.shape[:-1], N)"
+            if params.get("rows") else "")
 
 
 def _operand(operand: dict, args: list[str]) -> str:
@@ -93,3 +119,113 @@ def _operand(operand: dict, args: list[str]) -> str:
     name = args[operand["input"]] if operand["param"] is None \
         else f"self.{operand['param']['name']}"
     return f"{name}.t()" if operand["transpose"] else name
+
+
+_TRIANGLES = {"triu.default": 1, "tril.default": -1}
+
+
+def match_triangle(trace) -> dict | NoMatch | None:
+    """torch.triu(A @ B, k) or torch.tril(A @ B, k): the product, then its triangle."""
+    nodes = trace.nodes
+    if len(nodes) < 2 or nodes[-1].op not in _TRIANGLES \
+            or trace.output != _out(len(nodes) - 1) \
+            or nodes[-1].arg("self") != _out(len(nodes) - 2) \
+            or nodes[-2].op != "mm.default" or not isinstance(nodes[-1].arg("diagonal"), int):
+        return None
+    found = match_matmul(replace(trace, nodes=nodes[:-1], output=_out(len(nodes) - 2)))
+    if not isinstance(found, dict):
+        return found
+    return found | {"tri": _TRIANGLES[nodes[-1].op], "diag": nodes[-1].arg("diagonal")}
+
+
+_VIEWLIKE = {"view", "_unsafe_view", "reshape", "unsqueeze", "squeeze", "permute",
+             "transpose", "t", "expand"}
+
+
+def match_rows(trace) -> dict | NoMatch | None:
+    """A (…, K) input times a (K, N) matrix, however torch traced it: torch.matmul of a 3-D
+    tensor (view → mm → _unsafe_view) or einsum("bijl,lk->bijk") (unsqueezes, permutes and
+    views around a bmm of batch 1). The views are replayed on meta tensors: the product's
+    operands must be A's elements in A's own order as (rows, K) and B itself, and the result
+    in the product's order, so the forward is A.reshape(-1, K) @ B viewed as (…, N)."""
+    nodes = trace.nodes
+    prods = [i for i, n in enumerate(nodes) if n.op in ("mm.default", "bmm.default")]
+    if len(prods) != 1 or any(n.name not in _VIEWLIKE for i, n in enumerate(nodes)
+                              if i != prods[0]) or len(trace.inputs) != 2 \
+            or any(m is None or m.dtype != trace.dtype for m in trace.inputs) \
+            or len(trace.inputs[0].shape) < 3 or len(trace.inputs[1].shape) != 2:
+        return None
+    g = prods[0]
+    made = _replay(trace, g)
+    if made is None:
+        return None
+    a, b, out = made
+    (k, n), shape = trace.inputs[1].shape, trace.inputs[0].shape
+    rows = a[0].numel() // max(k, 1)
+    if not (a[1] == 0 and _in_order(a[0], (rows, k)) and b[1] == 1
+            and _in_order(b[0], (k, n)) and out[1] == "product"
+            and _in_order(out[0], (*shape[:-1], n)) and shape[-1] == k):
+        return None
+    mm = replace(nodes[g], op="mm.default",
+                 args=(("self", Ref("input", 0)), ("mat2", Ref("input", 1))))
+    found = match_matmul(replace(trace, nodes=(mm,), output=_out(0)))
+    return found | {"rows": True} if isinstance(found, dict) else found
+
+
+def _replay(trace, g: int):
+    """(tensor, source) of the product's two operands and of the output, the views run on
+    meta tensors; source: the input a tensor views, or "product"."""
+    import torch
+
+    env = {("input", i): (torch.empty(m.shape, device="meta"), i)
+           for i, m in enumerate(trace.inputs)}
+
+    def get(ref):
+        key = ("input", ref.key) if ref.kind == "input" else ref.key
+        return env.get(key) if isinstance(ref, Ref) else None
+
+    operands = None
+    for i, node in enumerate(trace.nodes):
+        if i == g:
+            operands = (get(node.arg("self")), get(node.arg("mat2")))
+            env[(i, 0)] = (torch.empty(node.outs[0].shape, device="meta"), "product")
+            continue
+        src = get(node.arg("self"))
+        if src is None:
+            return None
+        op = getattr(getattr(torch.ops.aten, node.op.split(".")[0]), node.overload)
+        args = {k: src[0] if k == "self" else v for k, v in node.args}
+        try:
+            env[(i, 0)] = (op(**args), src[1])
+        except (RuntimeError, TypeError):
+            return None
+    out = get(trace.output) if isinstance(trace.output, Ref) else None
+    if operands is None or None in operands or out is None:
+        return None
+    return operands[0], operands[1], out
+
+
+def _in_order(t, shape: tuple) -> bool:
+    """t holds its storage's first elements in row-major order, as `shape` (dims of size 1
+    dropped first: their strides are anything)."""
+    kept = [(s, st) for s, st in zip(t.shape, t.stride(), strict=True) if s != 1]
+    want = [s for s in shape if s != 1]
+    if [s for s, _ in kept] != want or t.storage_offset() != 0:
+        return False
+    step = 1
+    for s, st in reversed(kept):
+        if st != step:
+            return False
+        step *= s
+    return True
+
+
+def match_any(trace) -> dict | NoMatch | None:
+    for fn in (match_matmul, match_triangle, match_rows):
+        found = fn(trace)
+        if found is not None:
+            return found
+    return None
+
+
+MATCHERS["matmul"] = match_any  # in match_matmul's place, so the order of families holds
