@@ -66,7 +66,8 @@ def test_thorough_profile_checks_more_cases_including_heavy_tails():
     thorough = verify("level1/softmax", path, device="cpu",
                       profile=replace(PROFILES["thorough"], timeout_s=120))
     assert thorough.status == "passed", thorough.feedback
-    assert len(thorough.cases) > len(quick.cases)
+    kinds = [{(c.shape, c.variant) for c in v.cases} for v in (quick, thorough)]
+    assert kinds[1] > kinds[0]  # (how many calls of each kind is secret, per run)
     assert any(c.variant == "heavy" for c in thorough.cases)
 
 
