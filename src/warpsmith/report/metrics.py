@@ -68,7 +68,7 @@ def fast_p(chosen: list[Item], p: float, baseline: str) -> float | None:
     fast as the baseline (speedup > p, a strict inequality: a kernel exactly as fast as the
     baseline is not fast_1), divided by the number of tasks. Tasks that failed or have no
     candidate count as not fast. Speedup is the baseline's median time over the candidate's
-    median time, at the task's timed shape, interleaved in the same process; for
+    median time, at the task's timed shape, interleaved block by block on the same GPU; for
     torch.compile the fastest of the profile's compile modes. When measured, fast_0 equals the
     correctness rate."""
     if not chosen or not timed(chosen, baseline):
