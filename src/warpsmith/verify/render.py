@@ -49,11 +49,14 @@ def summary_lines(v: Verdict) -> list[str]:
     return lines
 
 
-def detail_lines(v: Verdict, log_lines: int = 15) -> list[str]:
-    """Why: the reasons, the warnings, and the log's end where the candidate failed."""
+def detail_lines(v: Verdict) -> list[str]:
+    """Why: the reasons, the warnings, and where the candidate failed, its error trimmed to
+    the candidate's own frames as the refine loop's feedback has it (prompts/feedback.py)."""
+    from ..prompts.feedback import LOG_STATUSES, trim_log
+
     lines = [f"- {r}" for r in v.reasons] + [f"warning: {w}" for w in v.warnings]
-    if v.log_tail and v.status in ("compile_error", "runtime_error", "crashed"):
-        lines += v.log_tail.strip().splitlines()[-log_lines:]
+    if v.log_tail.strip() and v.status in LOG_STATUSES:
+        lines += ["error output (trimmed):", *trim_log(v.log_tail, v.candidate).splitlines()]
     return lines
 
 
