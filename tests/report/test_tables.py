@@ -66,6 +66,18 @@ def test_comparison_task_by_task():
     assert rate == {"metric": "correctness_rate", "a": 0.5, "b": 1.0, "delta": 0.5}
     text = render_comparison(cmp)
     assert "| a | passed | passed | 2.00× | 2.50× | 1.25× | faster |" in text
+    # folders of kernels ask no model: their cost is not "$0.0000" but "no model"
+    assert "| cost_per_task_usd | no model | no model | – |" in text
+
+
+def test_a_comparison_prices_only_the_bench_that_asked_a_model():
+    bought = BenchRecord("bench-b", "builtin/level1", "llm:refine:openai:gpt-4.1",
+                         SETTINGS, "finished", 1.7e9, 1.7e9)
+    cmp = compare_reports(build_report(record(), GPU), build_report(bought, GPU))
+    cost = next(r for r in cmp["metrics"] if r["metric"] == "cost_per_task_usd")
+    assert cost["a"] is None and cost["a_note"] == "no model" and cost["delta"] is None
+    assert "b_note" not in cost
+    assert "| cost_per_task_usd | no model | " in render_comparison(cmp)
 
 
 def test_change_words():

@@ -199,7 +199,8 @@ def render_comparison_html(cmp: dict) -> str:
 def _cmp_metric(r: dict) -> dict:
     fmt = _x if "geomean" in r["metric"] else (_money if "cost" in r["metric"] else _pct)
     delta = "–" if r["delta"] is None else f"{r['delta']:+.3g}"
-    return {"metric": r["metric"], "cells": [fmt(r["a"]), fmt(r["b"]), delta]}
+    return {"metric": r["metric"],
+            "cells": [r.get("a_note") or fmt(r["a"]), r.get("b_note") or fmt(r["b"]), delta]}
 
 
 def _ratio(cmp: dict) -> dict:

@@ -93,7 +93,8 @@ def render_comparison(cmp: dict) -> str:
     for r in cmp["metrics"]:
         fmt = _x if "geomean" in r["metric"] else (_money if "cost" in r["metric"] else _pct)
         delta = "–" if r["delta"] is None else f"{r['delta']:+.3g}"
-        lines.append(f"| {r['metric']} | {fmt(r['a'])} | {fmt(r['b'])} | {delta} |")
+        a_cell, b_cell = r.get("a_note") or fmt(r["a"]), r.get("b_note") or fmt(r["b"])
+        lines.append(f"| {r['metric']} | {a_cell} | {b_cell} | {delta} |")
     lines += ["", "## Tasks", "", "| task | A | B | ×eager A | ×eager B | B / A | change |",
               "|---|---|---|---|---|---|---|"]
     for r in cmp["tasks"]:

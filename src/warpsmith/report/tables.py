@@ -179,7 +179,19 @@ def compare_reports(a: dict, b: dict) -> dict:
     ma, mb = a["metrics"][OVERALL], b["metrics"][OVERALL]
     return {"schema": SCHEMA_VERSION, "definitions": DEFINITIONS,
             "a": a["bench"], "b": b["bench"], "warnings": mismatches(a, b),
-            "metrics": _metric_pairs(ma, mb), "tasks": _task_pairs(a["tasks"], b["tasks"])}
+            "metrics": _unpriced(_metric_pairs(ma, mb), a["bench"], b["bench"]),
+            "tasks": _task_pairs(a["tasks"], b["tasks"])}
+
+
+def _unpriced(rows: list[dict], a: dict, b: dict) -> list[dict]:
+    """A model-free bench's cost is not $0 of something: its side reads "no model" (a
+    `note`), its value and the difference are None."""
+    for r in rows:
+        if r["metric"] == "cost_per_task_usd":
+            for side, bench in (("a", a), ("b", b)):
+                if bench.get("model_free"):
+                    r[side], r["delta"], r[f"{side}_note"] = None, None, "no model"
+    return rows
 
 
 def _metric_pairs(ma: dict, mb: dict) -> list[dict]:
