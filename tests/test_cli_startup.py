@@ -5,6 +5,7 @@ module table of a fresh interpreter, not a wall-clock threshold that a loaded ma
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 
@@ -47,6 +48,18 @@ def test_usage_errors_import_no_torch():
     for args in (["verify"], ["verify", "level1/relu"], ["verify", "a", "b", "--device", "gpu"],
                  ["tasks", "show", "x", "--gpu", "V100"], ["export", "r", "--format", "csv"],
                  ["optimize", "--strategy", "nope"], ["no-such-command"]):
+        got = probe(args)
+        assert got == {"code": 2, "heavy": []}, (args, got)
+
+
+def test_a_missing_binary_or_unreadable_file_is_refused_before_torch_loads(tmp_path):
+    binary, not_db = tmp_path / "bin.py", tmp_path / "x.sqlite"
+    binary.write_bytes(bytes(range(256)))
+    not_db.write_text("not a database")
+    good = str(Path(__file__).parent / "kernels" / "good" / "relu_triton.py")
+    for args in (["verify", "level1/relu", str(tmp_path / "missing.py")],
+                 ["verify", "level1/relu", str(binary)],
+                 ["verify", "level1/relu", good, "--db", str(not_db)]):
         got = probe(args)
         assert got == {"code": 2, "heavy": []}, (args, got)
 

@@ -46,14 +46,15 @@ def verify_command(task, candidate, device, profile, as_json, no_cache, db,
       warpsmith verify level1/relu src/warpsmith/examples/relu_triton.py --device cpu
     """
     from ..verify import jail
-    from ..verify.pipeline import verify
 
-    common.source_file(candidate)
-    device = common.device(device) if device == "cuda" else device
+    common.source_file(candidate)  # usage errors before torch is imported (seconds)
     if db:
         jail.hide(Path(db).parent)  # a store outside the default folders stays out of sight
     store = VerdictStore(db or db_path())
     try:
+        from ..verify.pipeline import verify
+
+        device = common.device(device) if device == "cuda" else device
         with err.status(f"verifying {candidate} against {task} …"):
             verdict = verify(task, candidate, device=device, profile=profile, store=store,
                              use_cache=not no_cache, accept_suspect=accept_suspect,
