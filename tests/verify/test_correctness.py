@@ -103,9 +103,10 @@ def test_one_signed_inputs_get_a_mixed_sign_variant_in_the_quick_profile():
     task = load_task(KB / "19_ReLU.py")  # torch.rand: never negative
     prepared = prepare(task, ["default"], QUICK, "cpu")
     mixed = [c for c in checked(prepared.cases) if c.variant == "mixed"]
-    assert len(mixed) == 1
-    x = case_inputs(task, "default", "cpu", mixed[0].seed, "mixed")[0]
-    assert x.min() < -1 and x.max() > 1  # both signs, and beyond HardTanh's clamps
+    assert mixed  # one, and on the CPU perhaps extra calls of the same kind
+    for case in mixed:
+        x = case_inputs(task, "default", "cpu", case.seed, "mixed")[0]
+        assert x.min() < -1 and x.max() > 1  # both signs, and beyond HardTanh's clamps
 
 
 def test_inputs_with_both_signs_or_declared_nonnegative_get_no_mixed_call():
