@@ -101,3 +101,15 @@ def test_an_unexpected_exception_keeps_its_traceback(monkeypatch):
     monkeypatch.setattr(sys, "argv", ["warpsmith", "explode"])
     with pytest.raises(RuntimeError, match="a bug"):
         cli_main.main()
+
+
+def test_serving_on_a_port_already_taken_is_a_usage_error(tmp_path):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        res = run("serve", "reward", "--no-auth", "--device", "cpu", "--port", port,
+                  tmp=tmp_path)
+    one_line_error(res, f"127.0.0.1:{port}", "--port")

@@ -85,6 +85,7 @@ def reward_command(host, port, token, no_auth, executor_spec, device, profile, d
         raise UsageError(f"--no-auth serves anyone who can reach {host}: use a loopback host "
                          "(127.0.0.1) or set a token")
     check_profile(profile)
+    _check_port(host, port)
     reward = RewardConfig(baseline=baseline, scale=scale, lo=clip[0], hi=clip[1],
                           correct=correct_reward, incorrect=incorrect_reward,
                           rejected=rejected_reward, speed_weight=speed_weight)
@@ -96,6 +97,28 @@ def reward_command(host, port, token, no_auth, executor_spec, device, profile, d
                     require_sandbox=not allow_no_sandbox, reward=reward)
     _serve_reward(host, port, executor_spec, settings)
     return 0
+
+
+def _check_port(host: str, port: int) -> None:
+    """A port already taken is a usage error (one line, exit 2), found before anything
+    starts: uvicorn would log it among its INFO lines and exit 3, the code `verify` keeps for
+    a verdict this machine could not give."""
+    import socket
+
+    from ..errors import UsageError
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as e:
+        raise UsageError(f"--host {host}: {e}") from e
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind(address)
+        except OSError as e:
+            raise UsageError(f"cannot serve on {host}:{port} ({e.strerror}): choose another "
+                             "--port, or stop what listens there") from e
 
 
 def _serve_reward(host: str, port: int, executor_spec: str, settings: dict) -> None:
