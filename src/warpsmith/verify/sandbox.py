@@ -315,24 +315,23 @@ def _wait_stopped(tree: list[int], timeout_s: float = 1.0) -> None:
 
 def _state(pid: int) -> str:
     """A process's state letter from /proc/PID/stat, '' when it is gone."""
+    fields = _stat(pid)
+    return fields[0].decode() if fields else ""
+
+
+def _stat(pid: int) -> list[bytes]:
+    """/proc/PID/stat's fields after "(comm)" (state, parent, …); [] when it is gone."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
             stat = f.read()
     except OSError:
-        return ""
-    return stat[stat.rindex(b")") + 2:][:1].decode()
+        return []
+    return stat[stat.rindex(b")") + 2:].split()
 
 
 def descendants(root: int) -> list[int]:
     """The processes below `root`, from each process's parent in /proc/PID/stat."""
-    parents = {}
-    for pid in pids():
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as f:
-                stat = f.read()
-        except OSError:
-            continue  # gone meanwhile
-        parents[pid] = int(stat[stat.rindex(b")") + 2:].split()[1])  # after "(comm) S"
+    parents = {pid: int(fields[1]) for pid in pids() if (fields := _stat(pid))}
     found, frontier = [], [root]
     while frontier:
         children = [p for p, parent in parents.items() if parent in frontier]

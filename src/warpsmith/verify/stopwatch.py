@@ -12,7 +12,6 @@ import random
 import time
 
 import torch
-from torch.utils._pytree import tree_leaves
 
 L2_FLUSH_BYTES = 256 << 20  # several times any current L2 (H200: 60 MB)
 
@@ -93,14 +92,6 @@ def timed_call(fn, inputs, flush: torch.Tensor) -> tuple[float, object]:
 def synchronize(inputs) -> None:
     if any(isinstance(x, torch.Tensor) and x.is_cuda for x in inputs):
         torch.cuda.synchronize()
-
-
-def spoil(out) -> None:
-    """Baseline outputs filled with NaN: memory a later allocation inherits holds no answer
-    (E07)."""
-    for t in tree_leaves(out):
-        if isinstance(t, torch.Tensor) and t.is_floating_point():
-            t.fill_(float("nan"))
 
 
 def clock_and_temperature() -> dict:
