@@ -112,3 +112,24 @@ def test_columns_still_sets_the_width_when_given(tmp_path):
     (long / "t.py").write_text("x = (\n")
     res = run("tasks", "list", str(long), tmp=tmp_path, COLUMNS="60")
     assert max(map(len, res.stderr.splitlines())) <= 60, res.stderr
+
+
+def test_a_piped_table_keeps_every_column_whole(tmp_path):
+    """Rich cut piped tables at 80 columns: the description ended in folds and the last
+    columns in ellipses."""
+    suite = tmp_path / "wide"
+    suite.mkdir()
+    words = "a description long enough that eighty columns cannot hold it in one piece"
+    source = CHATTY.replace("ReLU, from a task file that talks while it is imported.", words)
+    (suite / "relu_with_a_long_name_for_its_column.py").write_text(source)
+    res = run("tasks", "list", str(suite), tmp=tmp_path, COLUMNS="")  # as if unset
+    assert res.returncode == 0, res.stderr
+    row = next(line for line in res.stdout.splitlines() if "relu_with" in line)
+    assert "relu_with_a_long_name_for_its_column" in row and words in row, res.stdout
+    assert not any(line.endswith(" ") for line in res.stdout.splitlines()), res.stdout
+
+
+def test_a_piped_source_is_not_padded_to_the_console_width(tmp_path):
+    res = run("tasks", "show", "level1/relu", "--no-check", tmp=tmp_path, COLUMNS="")
+    assert res.returncode == 0 and "class Model(nn.Module):" in res.stdout, res.stderr
+    assert max(map(len, res.stdout.splitlines())) < 200, res.stdout

@@ -27,24 +27,41 @@ def echo(text: str) -> None:
     click.echo(text, file=results())
 
 
+# The width of a console on a pipe or a file: wide enough that no table is cut, as tables
+# take their content's width and no more (rich pads nothing to the console's width).
+PIPE_WIDTH = 10_000
+
+
 def console():
     """A rich console on the result stream."""
     from rich.console import Console
 
-    return Console(file=results(), soft_wrap=_soft_wrap(results()))
+    stream = results()
+    return Console(file=stream, soft_wrap=_soft_wrap(stream), width=_width(stream))
 
 
 def err_console():
     """A rich console on stderr for progress and notes."""
     from rich.console import Console
 
-    return Console(stderr=True, soft_wrap=_soft_wrap(sys.stderr))
+    return Console(stderr=True, soft_wrap=_soft_wrap(sys.stderr), width=_width(sys.stderr))
 
 
 def _soft_wrap(stream) -> bool:
     # Rich wraps at 80 columns when the stream is no terminal: a log or a pipe then gets
     # lines broken mid-path. Wrap only for a terminal, or for an explicit $COLUMNS.
-    return not (_isatty(stream) or os.environ.get("COLUMNS"))
+    return not _sized(stream)
+
+
+def _width(stream) -> int | None:
+    # Rich makes a piped console 80 columns wide, and a table then loses its last columns'
+    # text to ellipses and folds (`warpsmith report | less`, a CI log). A terminal's width,
+    # or $COLUMNS, rich finds itself.
+    return None if _sized(stream) else PIPE_WIDTH
+
+
+def _sized(stream) -> bool:
+    return _isatty(stream) or bool(os.environ.get("COLUMNS"))
 
 
 def _isatty(stream) -> bool:

@@ -85,8 +85,10 @@ def show_task(task: str, gpu: str, as_json: bool, no_source: bool, no_check: boo
     out.print(f"[bold]{loaded.name}[/bold]  {loaded.description}")
     out.print(f"{loaded.path}\ndtype {loaded.dtype}"
               f"{' (TF32 allowed)' if loaded.allow_tf32 else ''}", highlight=False)
-    if not no_source:
+    if not no_source and out.is_terminal:
         out.print(Syntax(loaded.source, "python", line_numbers=False))
+    elif not no_source:  # Syntax pads every line to the console's width: a pipe gets it plain
+        output.echo(loaded.source.rstrip("\n"))
     out.print(_shapes_table(details))
     for w in details.get("warnings", []):
         out.print(f"[yellow]warning[/yellow] {w}", highlight=False)
