@@ -26,3 +26,27 @@ def test_a_model_free_run_costs_no_model(tmp_path):
     assert "cost no model" in shown.stdout and "unpriced" not in shown.stdout
     record = json.loads(_ws("runs", "show", run_id, "--json", env=env).stdout)
     assert record["llm_calls"] == 0 and record["unpriced_calls"] == 0
+
+
+def test_optimize_db_resume_out_and_resume_refuses_other_settings(tmp_path):
+    """optimize had no --db (every other store command has one), and --resume ignored --out
+    and silently dropped the settings given with it."""
+    env = dict(os.environ, WARPSMITH_HOME=str(tmp_path / "home"),
+               WARPSMITH_DB=str(tmp_path / "default.sqlite"), COLUMNS="200")
+    store = str(tmp_path / "mine.sqlite")
+    first = _ws("optimize", "level1/relu", "--device", "cpu", "--db", store, "--out",
+                str(tmp_path / "first.py"), "--json", env=env)
+    assert first.returncode == 0, first.stderr[-2000:]
+    run_id = json.loads(first.stdout)["run_id"]
+    assert _ws("runs", "show", run_id, "--db", store, env=env).returncode == 0
+    elsewhere = _ws("runs", "show", run_id, env=env)  # the default store never saw it
+    assert elsewhere.returncode == 2 and "no run" in elsewhere.stderr
+    again = _ws("optimize", "--resume", run_id, "--db", store, "--out",
+                str(tmp_path / "again.py"), "--json", env=env)
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert json.loads(again.stdout)["best_candidate"] == str(tmp_path / "again.py")
+    assert (tmp_path / "again.py").read_text().endswith(
+        (tmp_path / "first.py").read_text().split("\n", 1)[1])
+    mixed = _ws("optimize", "--resume", run_id, "--db", store, "--samples", "2", env=env)
+    assert mixed.returncode == 2 and "Traceback" not in mixed.stderr
+    assert mixed.stderr.count("\n") == 1 and "--samples" in mixed.stderr, mixed.stderr

@@ -48,13 +48,12 @@ err = output.err_console()
                    "cluster). [default: inline; on --resume, the bench's own]")
 @click.option("--resume", "resume_id", default=None,
               help="Continue bench BENCH_ID: committed items are skipped, not verified again.")
-@click.option("--db", type=click.Path(dir_okay=False), default=None,
-              help="SQLite store [default: $WARPSMITH_DB or ~/.cache/warpsmith/"
-                   "warpsmith.sqlite]")
+@common.db_option()
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON report at the end.")
+@click.pass_context
 @output.results_only
-def bench_command(suite, generator, only, samples, budget, device, profile, language, width, depth,
-                  no_tune, executor, resume_id, db, as_json) -> int:
+def bench_command(ctx, suite, generator, only, samples, budget, device, profile, language,
+                  width, depth, no_tune, executor, resume_id, db, as_json) -> int:
     """Score a generator over SUITE: every task × K samples, verified, committed one by one.
 
     \b
@@ -77,6 +76,9 @@ def bench_command(suite, generator, only, samples, budget, device, profile, lang
     limits = parse_budget(budget) if budget else None
     if executor is not None:
         check_spec(executor)  # a bad spec fails before the progress bar starts
+    if resume_id:  # the rest are the bench's own settings, stored with it
+        common.resume_only(ctx, "budget", "executor", "db", "as_json")
+    common.hide_store(db)
     if not resume_id:  # so does every other usage error
         plan = (_suite(suite), _generator(generator), _settings(samples, device, profile, limits),
                 Options(language, width, depth, tune=not no_tune))
@@ -91,10 +93,11 @@ def bench_command(suite, generator, only, samples, budget, device, profile, lang
                 result = bench(*plan, store, on_progress=view.update, on_start=view.start,
                                executor=executor, only=only)
     except KeyboardInterrupt:
-        err.print(f"interrupted; continue with: warpsmith bench --resume {view.bench_id}",
+        again = common.with_db(f"warpsmith bench --resume {view.bench_id}", db)
+        err.print(f"interrupted; continue with: {again}",
                   highlight=False, soft_wrap=True)  # one line, to copy
         return 1
-    _finish(result, store, as_json)
+    _finish(result, store, as_json, db)
     return 0 if result.status == "finished" else 1
 
 
@@ -185,7 +188,7 @@ def _status(item) -> str:
     return f"[{colour}]{item.status}[/{colour}]{extra} {reason[:100]}"
 
 
-def _finish(result, store, as_json: bool) -> None:
+def _finish(result, store, as_json: bool, db: str | None) -> None:
     from ..report import load_report, render_report
 
     report = load_report(result.bench_id, store)
@@ -196,5 +199,5 @@ def _finish(result, store, as_json: bool) -> None:
     err.print(f"bench {result.bench_id}: {result.status}{stop}, {result.done}/{result.total} "
               "items", highlight=False)
     output.echo(render_report(report).split("\n## fast_p")[0])
-    output.echo(f"full report: warpsmith report {result.bench_id} [--format json] "
-               "[--out FILE]")
+    again = common.with_db(f"warpsmith report {result.bench_id}", db)
+    output.echo(f"full report: {again} [--format json] [--out FILE]")

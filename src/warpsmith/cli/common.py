@@ -11,6 +11,50 @@ GPU_NAMES = ("A100", "B200", "H100", "H200", "L40S")
 DEFAULT_GPU = "H200"
 
 
+def db_option(what: str = "SQLite store"):
+    """--db, the same on every command that reads or writes the store."""
+    import click
+
+    return click.option("--db", type=click.Path(dir_okay=False), default=None,
+                        help=f"{what} [default: $WARPSMITH_DB or ~/.cache/warpsmith/"
+                             "warpsmith.sqlite]")
+
+
+def with_db(command: str, db: str | None) -> str:
+    """A follow-up command to print: it names the --db the user gave, or it finds nothing."""
+    import shlex
+
+    return f"{command} --db {shlex.quote(db)}" if db else command
+
+
+def hide_store(db: str | None) -> None:
+    """A store given by --db, outside the folders the sandbox hides anyway, is hidden from
+    candidates too (they run in this process's executor: inline)."""
+    if db:
+        from pathlib import Path
+
+        from ..verify import jail
+
+        jail.hide(Path(db).parent)
+
+
+def resume_only(ctx, *allowed: str) -> None:
+    """--resume continues with the stored settings: an argument or another option given
+    with it would be silently ignored, so it is refused."""
+    from click.core import ParameterSource
+
+    from ..errors import UsageError
+
+    given = [p for p in ctx.command.params if p.name not in (*allowed, "resume_id")
+             and ctx.get_parameter_source(p.name) is ParameterSource.COMMANDLINE]
+    if given:
+        names = ", ".join(p.name.upper() if not p.opts[0].startswith("-") else p.opts[0]
+                          for p in given)
+        takes = ", ".join(f"--{name.replace('_', '-')}" for name in allowed if name != "as_json")
+        raise UsageError(f"--resume continues with the settings it was started with: leave "
+                         f"out {names} (with --resume: {takes}, --json)")
+
+
 def out_file(ctx, param, value: str | None) -> str | None:
     """An --out FILE whose folder exists and is writable, checked before the work that fills
     it (a bench report, an export) rather than by a traceback at the end."""

@@ -25,9 +25,7 @@ class ExportUsageError(click.ClickException):
 @click.option("--out", type=click.Path(dir_okay=False), default=None, callback=common.out_file,
               help="FILE.jsonl, or FILE.parquet (needs pyarrow), or FILE.py for torch-op "
                    "[default: stdout].")
-@click.option("--db", type=click.Path(dir_okay=False), default=None,
-              help="SQLite store [default: $WARPSMITH_DB or ~/.cache/warpsmith/"
-                   "warpsmith.sqlite]")
+@common.db_option()
 @output.results_only
 def export_command(run_ids, bench_id, fmt, out, db) -> int:
     """Training data from optimize runs, or (torch-op) a run's best verified kernel as a

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from pathlib import Path
 
 import click
 
@@ -40,7 +41,8 @@ err = output.err_console()
               show_default=True)
 @click.option("--temperature", type=float, default=None)
 @click.option("--out", type=click.Path(dir_okay=False), default=None, callback=common.out_file,
-              help="Where to write the best verified candidate [default: ./TASK_best.py].")
+              help="Where to write the best verified candidate [default: ./TASK_best.py; on "
+                   "--resume, where the run wrote it].")
 @click.option("--executor", default=None, metavar="SPEC",
               help="Where verifications run: inline (one at a time, here), local (a worker "
                    "per GPU of this machine), ray or ray://ADDRESS (an actor per GPU of a Ray "
@@ -55,11 +57,13 @@ err = output.err_console()
               "the best verified kernel at the end (GPU only; it varies block sizes and warps).")
 @click.option("--resume", "resume_id", default=None,
               help="Continue run RUN_ID: recorded attempts are replayed, not paid again.")
+@common.db_option("SQLite store of the run, its attempts and verdicts")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object at the end.")
+@click.pass_context
 @output.results_only
-def optimize_command(task, model, strategy, budget, samples, depth, language, device, profile,
-                     temperature, out, executor, judge_model, start, no_tune, resume_id,
-                     as_json) -> int:
+def optimize_command(ctx, task, model, strategy, budget, samples, depth, language, device,
+                     profile, temperature, out, executor, judge_model, start, no_tune,
+                     resume_id, db, as_json) -> int:
     """Find a verified kernel for TASK: from the offline kernel library (no --model), or by
     asking a model and verifying every answer; keep the best.
 
@@ -78,23 +82,27 @@ def optimize_command(task, model, strategy, budget, samples, depth, language, de
     limits = parse_budget(budget) if budget else None
     if executor is not None:
         check_spec(executor)
-    progress = _Progress(as_json)
+    if resume_id:  # the rest are the run's own settings, stored with it
+        common.resume_only(ctx, "budget", "executor", "out", "db", "as_json")
+    common.hide_store(db)
+    progress, store = _Progress(as_json), Path(db) if db else None
     try:
         if resume_id:
-            result = resume(resume_id, on_attempt=progress.attempt, budget=limits,
-                            executor=executor)
+            result = resume(resume_id, store, on_attempt=progress.attempt, budget=limits,
+                            executor=executor, out=Path(out) if out else None)
         else:
             settings = dataclasses.replace(_settings(  # usage errors before any note
                 language, device, profile, temperature, samples, depth), start=start,
                 tune=not no_tune, judge_model=judge_model)
             model, strategy = _model(model, strategy)
             result = optimize(_task(task), model, strategy, settings, limits or
-                parse_budget(None), out, on_attempt=progress.attempt, on_start=progress.start,
-                executor=executor)
+                parse_budget(None), out, store, on_attempt=progress.attempt,
+                on_start=progress.start, executor=executor)
     except KeyboardInterrupt:
-        err.print(f"interrupted; continue with: warpsmith optimize --resume {progress.run_id}")
+        again = common.with_db(f"warpsmith optimize --resume {progress.run_id}", db)
+        err.print(f"interrupted; continue with: {again}", highlight=False)
         return 1
-    _report(result, as_json)
+    _report(result, as_json, db)
     return 0 if result.best else 1
 
 
@@ -174,7 +182,7 @@ def _speed(v) -> str:
     return f"{v.speedup_vs_eager:.2f}x vs eager" if v.speedup_vs_eager else "not timed"
 
 
-def _report(result, as_json: bool) -> None:
+def _report(result, as_json: bool, db: str | None) -> None:
     best = result.best
     if as_json:
         output.echo(json.dumps(result.to_dict()))
@@ -191,5 +199,5 @@ def _report(result, as_json: bool) -> None:
     if result.best_path:
         output.echo(f"best verified candidate: {result.best_path} ({_speed(best.verdict)})")
     else:
-        output.echo("no verified candidate; see `warpsmith runs show "
-                   f"{result.run_id}` for what each attempt got")
+        show = common.with_db(f"warpsmith runs show {result.run_id}", db)
+        output.echo(f"no verified candidate; see `{show}` for what each attempt got")

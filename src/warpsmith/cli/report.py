@@ -20,9 +20,7 @@ from . import common, output
               show_default=True)
 @click.option("--out", type=click.Path(dir_okay=False), default=None, callback=common.out_file,
               help="Write the report to FILE instead of stdout.")
-@click.option("--db", type=click.Path(dir_okay=False), default=None,
-              help="SQLite store [default: $WARPSMITH_DB or ~/.cache/warpsmith/"
-                   "warpsmith.sqlite]")
+@common.db_option()
 @output.results_only
 def report_command(run, run_b, fmt, out, db) -> int:
     """The report of bench RUN (a bench id, or a JSON report file): fast_p against eager and

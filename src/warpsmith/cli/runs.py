@@ -13,11 +13,9 @@ from ..config import db_path
 from ..errors import UsageError
 from ..store import verdict_to_dict
 from ..store.runs import Attempt, RunStore
-from . import output
+from . import common, output
 
-DB = click.option("--db", type=click.Path(dir_okay=False), default=None,
-                  help="SQLite store [default: $WARPSMITH_DB or ~/.cache/warpsmith/"
-                       "warpsmith.sqlite]")
+DB = common.db_option()
 
 
 @click.group("runs")

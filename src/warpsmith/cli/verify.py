@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
 
@@ -24,8 +23,7 @@ err = output.err_console()  # the spinner shows only on a terminal, never in --j
               show_default=True, help="How many seeds and input variants, how long to time.")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON object.")
 @click.option("--no-cache", is_flag=True, help="Verify again even if a stored verdict exists.")
-@click.option("--db", type=click.Path(dir_okay=False), default=None,
-              help="SQLite store [default: $WARPSMITH_DB or ~/.cache/warpsmith/warpsmith.sqlite]")
+@common.db_option()
 @click.option("--accept-suspect", is_flag=True,
               help="Count a reviewed 'suspect' (implausibly fast) result as passed.")
 @click.option("--require-sandbox", is_flag=True,
@@ -45,11 +43,8 @@ def verify_command(task, candidate, device, profile, as_json, no_cache, db,
     Example (from a clone's root):
       warpsmith verify level1/relu src/warpsmith/examples/relu_triton.py --device cpu
     """
-    from ..verify import jail
-
     common.source_file(candidate)  # usage errors before torch is imported (seconds)
-    if db:
-        jail.hide(Path(db).parent)  # a store outside the default folders stays out of sight
+    common.hide_store(db)
     store = VerdictStore(db or db_path())
     try:
         from ..verify.pipeline import verify

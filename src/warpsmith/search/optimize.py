@@ -100,9 +100,9 @@ def resume(run_id: str, db: Path | None = None,
            provider_settings: ProviderSettings | None = None,
            on_attempt: Callable[[Attempt], None] = lambda a: None,
            budget: Budget | None = None,
-           executor: Executor | str | None = None) -> OptimizeResult:
+           executor: Executor | str | None = None, out: Path | None = None) -> OptimizeResult:
     """Continue a run; `budget` replaces the stored one (to give a stopped run more),
-    `executor` the stored executor spec."""
+    `executor` the stored executor spec, `out` the file the best is written to."""
     store = RunStore(db or config.db_path())
     try:
         record = store.run(run_id)
@@ -112,7 +112,7 @@ def resume(run_id: str, db: Path | None = None,
         budget = budget or Budget(**saved["budget"])
         with opened(executor or saved.get("executor")) as chosen:
             ctx = _context(record, store, db, provider_settings, on_attempt, budget, chosen)
-            return _work(ctx, record.strategy, saved.get("out"))
+            return _work(ctx, record.strategy, str(out) if out else saved.get("out"))
     finally:
         store.close()
 
