@@ -5,6 +5,12 @@ import json
 import os
 import subprocess
 import sys
+from importlib.resources import files
+
+from .llm.server import Reply
+
+FIXED = (files("warpsmith.examples") / "relu_triton.py").read_text()
+BROKEN = FIXED.replace("tl.maximum(x, 0.0)", "x")  # forgets the relu: incorrect on negatives
 
 
 def _ws(*args, env):
@@ -50,3 +56,34 @@ def test_optimize_db_resume_out_and_resume_refuses_other_settings(tmp_path):
     mixed = _ws("optimize", "--resume", run_id, "--db", store, "--samples", "2", env=env)
     assert mixed.returncode == 2 and "Traceback" not in mixed.stderr
     assert mixed.stderr.count("\n") == 1 and "--samples" in mixed.stderr, mixed.stderr
+
+
+def _answer(code: str) -> Reply:
+    return Reply(text=f"Here it is.\n\n```python\n{code}\n```")
+
+
+def test_an_attempt_has_one_number_in_progress_summary_file_and_runs_show(server, tmp_path):
+    """Progress counted the attempts it saw (#1, #2), while `runs show`, the parent column
+    and the written file gave the store's id, which counts across every run in the file."""
+    env = dict(os.environ, WARPSMITH_HOME=str(tmp_path / "home"),
+               WARPSMITH_DB=str(tmp_path / "store.sqlite"), COLUMNS="200")
+    earlier = _ws("optimize", "level1/relu", "--device", "cpu", "--out",
+                  str(tmp_path / "earlier.py"), env=env)  # takes id 1 in the file
+    assert earlier.returncode == 0, earlier.stderr[-2000:]
+    server.script(_answer(BROKEN), _answer(FIXED))
+    best = tmp_path / "best.py"
+    done = _ws("optimize", "level1/relu", "--model", f"openai-compatible:{server.url}/v1#coder",
+               "--samples", "1", "--depth", "3", "--device", "cpu", "--out", str(best), env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    progress = [line for line in done.stderr.splitlines() if line.startswith("#")]
+    assert [line.split()[0] for line in progress] == ["#1", "#2"], done.stderr
+    assert "best: #2 passed" in progress[1]
+    assert "(attempt #2," in done.stdout and "run " in best.read_text().split("\n")[0]
+    assert ", attempt #2:" in best.read_text().split("\n")[0]
+    run_id = best.read_text().split()[3].rstrip(",")
+    record = json.loads(_ws("runs", "show", run_id, "--json", env=env).stdout)
+    assert [a["number"] for a in record["attempts"]] == [1, 2]
+    assert record["attempts"][0]["id"] != 1  # the earlier run's attempt came first
+    rows = [line for line in _ws("runs", "show", run_id, env=env).stdout.splitlines()
+            if "#1" in line or "#2" in line]
+    assert len(rows) == 2 and "#1" in rows[1].split("│")[2], rows  # #2's parent is #1

@@ -140,7 +140,7 @@ class _Progress:
     """One line per attempt on stderr: what it got, the best so far, the spend."""
 
     def __init__(self, quiet: bool):
-        self.quiet, self.run_id, self.best, self.count = quiet, None, None, 0
+        self.quiet, self.run_id, self.best = quiet, None, None
         self.usd, self.calls = 0.0, 0
 
     def start(self, run_id: str) -> None:
@@ -151,7 +151,7 @@ class _Progress:
     def attempt(self, a: Attempt) -> None:
         from ..search.context import better
 
-        self.run_id, self.count = a.run_id, self.count + 1
+        self.run_id = a.run_id
         # the run's calls, as its summary and `runs show` count them: a replayed attempt's
         # call was paid when it was made
         self.calls += bool(a.prompt) and not a.llm_cached
@@ -160,9 +160,14 @@ class _Progress:
             self.best = a
         if not self.quiet:
             spent = f" | calls {self.calls}, ${self.usd:.4f}" if self.calls else ""
-            err.print(f"#{self.count} chain {a.chain} round {a.depth}: {_outcome(a)}"
+            # #N: the attempt's number in its run, as the summary and `runs show` give it
+            err.print(f"#{a.number} chain {a.chain} round {a.depth}: {_outcome(a)}"
                       f"{' (replayed)' if a.replayed else ''} | best: {_best(self.best)}"
                       f"{spent}", highlight=False)
+
+
+def _count(attempts: int) -> str:
+    return f"{attempts} attempt{'' if attempts == 1 else 's'}"
 
 
 def _outcome(a: Attempt) -> str:
@@ -175,7 +180,7 @@ def _outcome(a: Attempt) -> str:
 
 
 def _best(a: Attempt | None) -> str:
-    return "none yet" if a is None else f"passed ({_speed(a.verdict)})"
+    return "none yet" if a is None else f"#{a.number} passed ({_speed(a.verdict)})"
 
 
 def _speed(v) -> str:
@@ -188,7 +193,7 @@ def _report(result, as_json: bool, db: str | None) -> None:
         output.echo(json.dumps(result.to_dict()))
         return
     stop = f"; budget reached ({result.stopped_by})" if result.stopped_by else ""
-    err.print(f"run {result.run_id}: {result.status}{stop}; {result.attempts} attempts; "
+    err.print(f"run {result.run_id}: {result.status}{stop}; {_count(result.attempts)}; "
               f"{result.spend_text()}", highlight=False)
     if result.note:
         err.print(result.note, highlight=False)
@@ -197,7 +202,8 @@ def _report(result, as_json: bool, db: str | None) -> None:
     if result.lanes and (lanes := describe_lanes(result.lanes)):
         err.print(lanes, highlight=False)
     if result.best_path:
-        output.echo(f"best verified candidate: {result.best_path} ({_speed(best.verdict)})")
+        output.echo(f"best verified candidate: {result.best_path} (attempt #{best.number}, "
+                    f"{_speed(best.verdict)})")
     else:
         show = common.with_db(f"warpsmith runs show {result.run_id}", db)
         output.echo(f"no verified candidate; see `{show}` for what each attempt got")

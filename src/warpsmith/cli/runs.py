@@ -70,9 +70,11 @@ def show_command(run_id, db, as_json) -> int:
               f"cost {_cost(t, record.model)}; best: {record.best_path or 'none'}", highlight=False)
     table = Table("#", "parent", "chain", "round", "status", "speedup", "tokens", "cost $",
                   "reason")
+    number = {a.id: a.number for a in attempts}  # a parent by its number in the run, too
     for a in attempts:
         v = a.verdict
-        table.add_row(str(a.id), str(a.parent_id or "-"), str(a.chain), str(a.depth), a.status,
+        parent = f"#{number[a.parent_id]}" if a.parent_id in number else "-"
+        table.add_row(f"#{a.number}", parent, str(a.chain), str(a.depth), a.status,
                       f"{v.speedup_vs_eager:.2f}" if v and v.speedup_vs_eager else "-",
                       str(_tokens(a)), _usd(a.cost_usd), _reason(a))
     out.print(table)

@@ -57,7 +57,7 @@ def render(data: RunData) -> str:
     names = ", ".join(f"x{i}" for i in range(len(first)))
     returns = "torch.Tensor" if out_kind == "tensor" else "list[torch.Tensor]"
     return _TEMPLATE.format(
-        task=task.name, run=data.run.id, attempt=best.id, device_type=device_type,
+        task=task.name, run=data.run.id, attempt=f"#{best.number}", device_type=device_type,
         gpu=best.verdict.environment.get("gpu"), stem=stem,
         reference=_literal(task.source), candidate=_literal(best.source),
         dtype=task.dtype, signatures=_pretty(signatures), init_inputs=repr(init_inputs),
@@ -72,7 +72,7 @@ def _verified(task: Task, best: Attempt) -> tuple[list[tuple], list, dict, str]:
     declared = {s.name: s for s in task.shapes}
     checked = [declared[n] for n in best.verdict.shapes_checked if n in declared]
     if not checked:
-        raise UsageError(f"attempt {best.id}: its verdict checked none of the task's "
+        raise UsageError(f"attempt #{best.number}: its verdict checked none of the task's "
                          "declared shapes, so no input was verified")
     signatures, init_inputs, shape_values, out_kind = [], None, None, None
     for shape in checked:

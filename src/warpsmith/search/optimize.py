@@ -58,6 +58,7 @@ class OptimizeResult:
         best = self.best
         return {"run_id": self.run_id, "status": self.status,
                 "best_candidate": str(self.best_path) if self.best_path else None,
+                "best_attempt": best.number if best else None,  # as `runs show` numbers it
                 "source": best.source if best else None,
                 "verdict": verdict_to_dict(best.verdict) if best else None,
                 "spend": self.spend, "stopped_by": self.stopped_by,
@@ -180,7 +181,7 @@ def _write_best(ctx: RunContext, out: str | None) -> Path | None:
     path.parent.mkdir(parents=True, exist_ok=True)
     v = ctx.best.verdict
     speed = f"{v.speedup_vs_eager:.2f}x vs eager" if v.speedup_vs_eager else "not timed"
-    header = (f"# warpsmith run {ctx.run_id}, attempt {ctx.best.id}: {v.status} on {v.device} "
+    header = (f"# warpsmith run {ctx.run_id}, attempt #{ctx.best.number}: {v.status} on {v.device} "
               f"({speed})\n")
     path.write_text(header + ctx.best.source)
     return path

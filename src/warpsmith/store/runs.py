@@ -69,9 +69,14 @@ CREATE TABLE IF NOT EXISTS attempts (
 # Columns added after the first release, in the order ALTER TABLE appends them to older files.
 ADDED_COLUMNS = (("idea", "TEXT"), ("predicted_gain", "REAL"), ("measured_gain", "REAL"),
                  ("co_parent_id", "INTEGER"))
+# An attempt's number is its place in its run (1, 2, …, in the order attempts were made),
+# the one number the progress lines, the summary, the written file and `runs show` give it;
+# the id counts across every run in the file. Ids only grow, so a number never changes.
+NUMBER = ("(SELECT COUNT(*) FROM attempts AS earlier WHERE earlier.run_id = attempts.run_id "
+          "AND earlier.id <= attempts.id)")
 COLUMNS = ("id, run_id, chain, depth, sample, parent_id, status, prompt, response, reasoning, "
            "source, usage, cost_usd, llm_cached, error, verdict, idea, predicted_gain, "
-           "measured_gain, co_parent_id")
+           f"measured_gain, co_parent_id, {NUMBER}")
 
 
 @dataclass
@@ -97,6 +102,7 @@ class Attempt:
     predicted_gain: float | None = None
     measured_gain: float | None = None
     co_parent_id: int | None = None
+    number: int | None = None  # its place in the run, from 1 (set once stored)
 
     @property
     def passed(self) -> bool:
@@ -172,6 +178,8 @@ class RunStore:
                  a.cost_usd, int(a.llm_cached), a.error, verdict, speedup, time.time(), a.idea,
                  a.predicted_gain, a.measured_gain, a.co_parent_id))
         a.id = cursor.lastrowid
+        a.number = self.db.execute(f"SELECT {NUMBER} FROM attempts WHERE id = ?",
+                                   (a.id,)).fetchone()[0]
         return a
 
     def set_hypothesis(self, a: Attempt) -> None:
@@ -183,9 +191,10 @@ class RunStore:
                             (a.idea, a.predicted_gain, a.measured_gain, a.co_parent_id, a.id))
 
     def passed_sources(self, task: str) -> list[tuple[str, int, str, str]]:
-        """(run id, attempt id, source, verdict cache key) of the task's passed attempts."""
+        """(run id, attempt number, source, verdict cache key) of the task's passed
+        attempts."""
         return self.db.execute(
-            "SELECT run_id, id, source, json_extract(verdict, '$.cache_key') FROM attempts "
+            f"SELECT run_id, {NUMBER}, source, json_extract(verdict, '$.cache_key') FROM attempts "
             "WHERE status = 'passed' AND source IS NOT NULL "
             "AND json_extract(verdict, '$.task') = ? ORDER BY id", (task,)).fetchall()
 
@@ -212,9 +221,9 @@ def _migrate(db: sqlite3.Connection) -> None:
 
 def _attempt(row) -> Attempt:
     (id_, run_id, chain, depth, sample, parent_id, status, prompt, response, reasoning, source,
-     usage, cost, cached, error, verdict, idea, predicted, measured, co_parent) = row
+     usage, cost, cached, error, verdict, idea, predicted, measured, co_parent, number) = row
     return Attempt(run_id, chain, depth, sample, status, json.loads(prompt), response, reasoning,
                    source, json.loads(usage), cost, bool(cached), error,
                    verdict_from_dict(json.loads(verdict)) if verdict else None, parent_id, id_,
                    idea=idea, predicted_gain=predicted, measured_gain=measured,
-                   co_parent_id=co_parent)
+                   co_parent_id=co_parent, number=number)

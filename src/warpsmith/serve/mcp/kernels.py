@@ -96,8 +96,8 @@ def _attempt_sources(task_name: str) -> dict[str, tuple[str, str]]:
     finally:
         runs.close()
     found = {}
-    for run_id, attempt_id, source, key in rows:
-        found.setdefault(key, (source, f"optimize run {run_id}, attempt {attempt_id}"))
+    for run_id, number, source, key in rows:  # the attempt as `runs show` numbers it
+        found.setdefault(key, (source, f"optimize run {run_id}, attempt #{number}"))
     return found
 
 

@@ -85,7 +85,8 @@ def _optimize_text(run) -> str:
         lines.append("no verified kernel; each attempt's verdict is in the store "
                      f"(`warpsmith runs show {run.run_id}`)")
         return "\n".join(lines)
-    lines.append(f"best verified kernel ({speed(run.best.verdict)}), also written to "
+    lines.append(f"best verified kernel (attempt #{run.best.number}, "
+                 f"{speed(run.best.verdict)}), also written to "
                  f"{run.best_path}:\n```python\n{run.best.source.rstrip()}\n```")
     return "\n".join(lines)
 
