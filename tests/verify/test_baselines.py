@@ -28,17 +28,24 @@ def _prepared(prof=PROFILE):
     return task, prepared
 
 
-def _block(times):
-    return json.dumps({"times_us": times, "probes": []}).encode()
+def _block(times, extra=None):
+    calls = len(times) + 1  # the timed calls and the watched one
+    block = {"times_us": times, "probes": [{}] * calls, "own_launches": [1] * calls,
+             "guarded": {"forbidden_ops": [], "threads_started": 0}} | (extra or {})
+    return json.dumps(block).encode()
+
+
+def _is_go(reply: bytes) -> bool:
+    return reply.startswith(b"go ")
 
 
 def test_each_block_times_every_implementation_once_in_an_order_drawn_per_block():
     task, prepared = _prepared()
     timer = Baselines(task, prepared, PROFILE, device="cpu")
     replies = [timer({"kind": "ready"}, b"")]
-    while replies[-1] == GO:
+    while _is_go(replies[-1]):
         replies.append(timer({"kind": "block"}, _block([5.0, 6.0, 7.0])))
-    assert replies.count(GO) == PROFILE.blocks and replies[-1] == END
+    assert sum(map(_is_go, replies)) == PROFILE.blocks and replies[-1] == END
     timing = timer.timing({"persisting_l2_raised": 0})
     assert timing["complete"] and len(timing["clocks"]) == PROFILE.blocks
     assert timing["times_us"]["candidate"] == [5.0, 6.0, 7.0] * PROFILE.blocks
@@ -60,10 +67,12 @@ def test_a_block_nobody_asked_for_or_a_malformed_one_ends_the_timing():
     timer = Baselines(task, prepared, PROFILE, device="cpu")
     with pytest.raises(Malformed):
         timer({"kind": "block"}, _block([1.0, 1.0, 1.0]))  # before `ready`
-    while timer({"kind": "ready"} if not timer.ready else {"kind": "block"},
-                _block([1.0] * 3)) != GO:
+    while not _is_go(timer({"kind": "ready"} if not timer.ready else {"kind": "block"},
+                           _block([1.0] * 3))):
         pass
-    for bad in (b"not json", _block([1.0]), json.dumps([1, 2]).encode()):
+    short = {"probes": [], "own_launches": []}  # a block that hides its calls' probes
+    for bad in (b"not json", _block([1.0]), json.dumps([1, 2]).encode(),
+                _block([1.0] * 3, short), _block([1.0] * 3, {"guarded": {}})):
         with pytest.raises(Malformed):
             timer({"kind": "block"}, bad)
     with pytest.raises(Malformed):
@@ -75,7 +84,7 @@ def test_a_baseline_that_cannot_be_built_is_left_out_with_a_note_not_blamed():
     prof = replace(PROFILE, compile_modes=("no-such-mode",))
     timer = Baselines(task, prepared, prof, device="cpu")
     reply = timer({"kind": "ready"}, b"")
-    while reply == GO:
+    while _is_go(reply):
         reply = timer({"kind": "block"}, _block([1.0] * 3))
     timing = timer.timing({"persisting_l2_raised": 0})
     assert set(timing["times_us"]) == {"candidate", "eager"} and timing["complete"]

@@ -12,13 +12,23 @@ from dataclasses import replace
 import pytest
 
 from warpsmith.config import PROFILES
-from warpsmith.verify import static
+from warpsmith.verify import pipeline, static
 from warpsmith.verify.pipeline import verify
 
 from .conftest import corpus, header
 
 # Short deadline so the timeout case is quick; generous enough for torch + triton start-up.
 TEST_PROFILE = replace(PROFILES["quick"], timeout_s=60)
+# `# timing: on`: the exploit acts only while timed, so the timing protocol runs on the CPU
+# too (pipeline.TIME_ON_CPU; eager only: torch.compile on the CPU costs a minute).
+TIMED_PROFILE = replace(TEST_PROFILE, compile_modes=())
+
+
+def _verify(path, monkeypatch):
+    if "# timing: on" in path.read_text():
+        monkeypatch.setattr(pipeline, "TIME_ON_CPU", True)
+        return verify(header(path, "task"), path, device="cpu", profile=TIMED_PROFILE)
+    return verify(header(path, "task"), path, device="cpu", profile=TEST_PROFILE)
 
 
 def _runtime_only(path, monkeypatch):
@@ -45,9 +55,24 @@ def test_candidate_gets_its_declared_status(path, monkeypatch):
     assert verdict.correct == (verdict.status == "passed")
 
 
+TIMED_GOOD = ("relu_triton", "autotune_configs_triton", "linear_fp16_two_kernels",
+              "layer_norm_triton", "train_batchnorm_triton")
+
+
+@pytest.mark.parametrize("path", [p for p in corpus("good") if p.stem in TIMED_GOOD],
+                         ids=lambda p: p.stem)
+def test_honest_candidate_passes_the_timing_protocol_on_the_cpu(path, monkeypatch):
+    """The timed calls' own checks (the watched call in each block, the launch counts) do
+    not fail honest kernels: several kernels, autotuning, allocation, training mode."""
+    monkeypatch.setattr(pipeline, "TIME_ON_CPU", True)
+    verdict = verify(header(path, "task"), path, device="cpu", profile=TIMED_PROFILE)
+    assert verdict.status == "passed", verdict.feedback
+    assert verdict.timing_measured and verdict.speedup_vs_eager > 0
+
+
 @pytest.mark.parametrize("path", corpus("redteam"), ids=lambda p: p.stem)
-def test_redteam_candidate_is_caught(path):
-    verdict = verify(header(path, "task"), path, device="cpu", profile=TEST_PROFILE)
+def test_redteam_candidate_is_caught(path, monkeypatch):
+    verdict = _verify(path, monkeypatch)
     assert verdict.status != "passed", f"exploit {header(path, 'exploit')} passed"
     if not _runtime_layer(path):
         assert verdict.status == header(path, "expect"), verdict.feedback

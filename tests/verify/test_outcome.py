@@ -12,7 +12,8 @@ CASES = [SimpleNamespace(variant="base", probes=[]),
          SimpleNamespace(variant="timing", probes=[3, 7])]
 SOUND = {"times_us": {"candidate": [10.0, 11.0], "eager": [20.0], "compile": [15.0]},
          "shape": "gpu", "gpu": "NVIDIA H200", "clocks": [{"sm_clock_mhz": 1980}],
-         "persisting_l2_raised": 0, "probes": [{"case": 1, "values": [0.5, 1.5]}]}
+         "persisting_l2_raised": 0, "probes": [{"case": 1, "values": [0.5, 1.5]}],
+         "own_launches": [1, 2], "guarded": [{"forbidden_ops": [], "threads_started": 0}]}
 
 
 def test_a_sound_timing_entry_passes():
@@ -32,6 +33,10 @@ def test_a_sound_timing_entry_passes():
     {"probes": [{"case": 1, "values": [0.5]}]},
     {"probes": [{"case": True, "values": [0.5, 1.5]}]},
     {"probes": "none"},
+    {"own_launches": [1.5]},
+    {"own_launches": None},
+    {"guarded": [{"forbidden_ops": [3], "threads_started": 0}]},
+    {"guarded": [{"forbidden_ops": []}]},
 ], ids=lambda c: next(iter(c)))
 def test_a_malformed_timing_entry_is_named(change):
     assert timing_problem(SOUND | change, CASES, {"gpu": {}}) != ""

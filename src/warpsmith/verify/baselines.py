@@ -24,7 +24,7 @@ from ..tasks.loader import tf32_policy
 from ..types import Shape, Task
 from .collect import blame_if_held, others_bytes
 from .inputs import case_inputs
-from .protocol import END, GO, Malformed
+from .protocol import END, Malformed, go_line
 from .reference import Prepared
 from .stopwatch import Slots, clock_and_temperature, flush_buffer, timed_call, warm_up
 
@@ -38,12 +38,14 @@ class Baselines:
     def __init__(self, task: Task, prepared: Prepared, prof, device: str = "cuda"):
         self.task, self.prepared, self.prof, self.device = task, prepared, prof, device
         names = [CANDIDATE, "eager"] + [_compile_name(m) for m in prof.compile_modes]
-        rng = random.SystemRandom()
+        self.rng = rng = random.SystemRandom()
         self.turns = [(b, name) for b in range(prof.blocks)
                       for name in rng.sample(names, len(names))]
         self.next_turn, self.waiting, self.ready = 0, False, False
         self.times: dict[str, list[float]] = {name: [] for name in names}
         self.probes: list = []
+        self.own_launches: list[int] = []  # per timed call, the candidate's Triton launches
+        self.guarded: list[dict] = []  # per block, what the watched call did (child/timing.py)
         self.clocks: list[dict] = []
         self.notes: list[str] = []  # baselines left out, and why
         self.too_large = ""  # the baselines' memory did not fit: the verifier's limit
@@ -114,12 +116,13 @@ class Baselines:
             block = json.loads(payload)
         except (UnicodeDecodeError, json.JSONDecodeError) as e:
             raise Malformed(f"a timing block that is not JSON ({e})") from e
-        if not isinstance(block, dict) or not isinstance(block.get("times_us"), list) or \
-                len(block["times_us"]) != self.prof.calls_per_block or \
-                not isinstance(block.get("probes"), list):
-            raise Malformed("a timing block without one time per call and its probes")
+        problem = _block_problem(block, self.prof.calls_per_block)
+        if problem:
+            raise Malformed(f"a timing block {problem}")
         self.times[CANDIDATE] += block["times_us"]  # types: outcome.timing_problem
         self.probes += block["probes"]
+        self.own_launches += block["own_launches"]
+        self.guarded.append(block["guarded"])
         self.waiting = False
         self._turn_done()
 
@@ -131,7 +134,8 @@ class Baselines:
                 name = self.turns[self.next_turn][1]
                 if name == CANDIDATE:
                     self.waiting = True
-                    return GO
+                    calls = self.prof.calls_per_block
+                    return go_line(calls, self.rng.randrange(calls + 1))
                 if name in self.impls:
                     self._time_block(name)
                 self._turn_done()
@@ -167,9 +171,28 @@ class Baselines:
             if isinstance(worker_timing, dict) else None
         times = {n: t for n, t in self.times.items() if t}
         return {"times_us": times, "probes": self.probes, "clocks": self.clocks,
+                "own_launches": self.own_launches, "guarded": self.guarded,
                 "gpu": torch.cuda.get_device_name() if self.device == "cuda" else "cpu",
                 "persisting_l2_raised": raised, "shape": self.prepared.timed_shape,
                 "complete": self.next_turn == len(self.turns)}
+
+
+def _block_problem(block, calls: int) -> str:
+    """What is wrong with a block's structure, '' when sound: one time per timed call, and a
+    probe and a launch count for each of them and for the watched call; the watched call's
+    record. The values' types are outcome.timing_problem's to check."""
+    if not isinstance(block, dict):
+        return "that is not an object"
+    if not isinstance(block.get("times_us"), list) or len(block["times_us"]) != calls:
+        return "without one time per call"
+    if not all(isinstance(block.get(k), list) and len(block[k]) == calls + 1
+               for k in ("probes", "own_launches")):
+        return "without a probe and a launch count for every call"
+    guarded = block.get("guarded")
+    if not isinstance(guarded, dict) or not isinstance(guarded.get("forbidden_ops"), list) or \
+            type(guarded.get("threads_started")) is not int:
+        return "without the record of its watched call"
+    return ""
 
 
 def _compile_name(mode: str) -> str:

@@ -139,7 +139,18 @@ def timing_problem(timing, cases: list, shapes) -> str:
     probes = timing.get("probes")
     if not isinstance(probes, list) or not all(_probe_ok(p, cases) for p in probes):
         return "probes do not name timing cases with their values"
+    launches, guarded = timing.get("own_launches"), timing.get("guarded")
+    if not isinstance(launches, list) or not all(type(n) is int for n in launches):
+        return "own_launches is not a count per timed call"
+    if not isinstance(guarded, list) or not all(_guarded_ok(g) for g in guarded):
+        return "guarded entries are not records of a watched call"
     return ""
+
+
+def _guarded_ok(record) -> bool:
+    return isinstance(record, dict) and type(record.get("threads_started")) is int and \
+        isinstance(record.get("forbidden_ops"), list) and \
+        all(isinstance(op, str) for op in record["forbidden_ops"])
 
 
 def _positive(value) -> bool:

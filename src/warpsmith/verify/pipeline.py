@@ -46,6 +46,14 @@ MACHINE_LIMITS = frozenset({"too_large"})
 # A timeout may be the machine's (a loaded CPU) as well as the candidate's: not kept either,
 # so the next run decides again instead of finding it in the cache.
 NOT_STORED = MACHINE_LIMITS | {"timeout"}
+# The timing protocol on the CPU too (perf_counter times, no L2 flush): for tests of the
+# protocol and of attacks on it (tests/verify/test_redteam_timing.py). A CPU verdict's
+# speedups mean nothing; the CLI never sets this.
+TIME_ON_CPU = False
+
+
+def timed_here(device: str) -> bool:
+    return device == "cuda" or TIME_ON_CPU
 
 
 def verify(task: Task | str, candidate: Path | str, device: str | None = None,
@@ -131,7 +139,7 @@ def _run(task, candidate, device, prof, base, accept_suspect) -> Verdict:
     if device == "cuda":
         torch.cuda.reset_peak_memory_stats()
     start = time.perf_counter()
-    prepared = prepare(task, shapes, prof, device)
+    prepared = prepare(task, shapes, prof, device, timed=timed_here(device))
     if device == "cuda":  # what the reference's first calls cached is the worker's to use
         torch.cuda.empty_cache()
     stages = {"reference": time.perf_counter() - start}
@@ -200,8 +208,8 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
         ahead = when == "ahead" and spare is not None  # a process that verifies again
         if ahead:
             prestart.SPARES.refill(device, env)
-        baselines = baseline_timer.Baselines(task, prepared, prof) if device == "cuda" \
-            else None  # timed here, between the candidate's blocks (baselines.py)
+        baselines = baseline_timer.Baselines(task, prepared, prof, device) \
+            if timed_here(device) else None  # timed here, between the candidate's blocks
         outcome = run_worker(job_dir, scratch, prof.timeout_s, env,
                              max_bytes=collect.message_limit(task, prepared, device, prof),
                              started=spare, job=job, secret=job_secrets(prepared),
@@ -213,8 +221,8 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
         stages |= (outcome.report or {}).get("stage_seconds", {})
         base = replace(base, stage_seconds=stages, log_tail=outcome.log_tail[-2000:],
                        memory=base.memory | collect.peaks(outcome.report, device))
-        early = interpret_outcome(outcome, base, len(checked(prepared.cases)),
-                                  native=static.scan(candidate.read_text()).language == "cuda")
+        native = static.scan(candidate.read_text()).language == "cuda"
+        early = interpret_outcome(outcome, base, len(checked(prepared.cases)), native=native)
         if early is not None:
             return early
         calls = len(checked(prepared.cases))
@@ -225,7 +233,8 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
         results = [r for call in outcome.collected for r in call]
         names = gpukernels.kernel_names(candidate.read_text())
         verdict = _correctness_verdict(base, outcome.report, results, names)
-        return timing_verdict(verdict, baselines, outcome.report, task, prepared)
+        return timing_verdict(verdict, baselines, outcome.report, task, prepared,
+                              triton=not native)
     finally:
         shutil.rmtree(job_dir, ignore_errors=True)
         shutil.rmtree(scratch, ignore_errors=True)
@@ -243,7 +252,7 @@ def write_job(job_dir, task, candidate, device, prof, prepared: Prepared) -> byt
     shutil.copyfile(candidate, code / "candidate.py")
     shutil.copyfile(task.path, code / Path(task.path).name)
     job = Job(candidate="code/candidate.py", task=f"code/{Path(task.path).name}",
-              device=device, timing=device == "cuda", profile=prof.name,
+              device=device, timing=timed_here(device), profile=prof.name,
               timed_shape=prepared.timed_shape)
     cases = [{"shape": c.shape, "variant": c.variant} for c in prepared.cases]
     buffer = io.BytesIO()

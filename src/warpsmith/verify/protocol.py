@@ -10,7 +10,7 @@ case frame (header `{"frame": "case", "call": k}`, payload that call's outputs) 
 ACK on its stdin before it frees them and goes on, so one call's outputs are resident at a
 time on either side (memplan.py). While timed, the worker sends a timing frame (`ready`, then
 one per block of its own timed calls, the times and probe values as a JSON payload) and
-waits for GO (time another block) or END on its stdin; the trusted side times the baselines
+waits for GO (time another block: go_line) or END on its stdin; the trusted side times the baselines
 in between (baselines.py). Its last frame is the report, with no payload. Headers and
 payloads are untrusted data: the trusted side checks every field it reads.
 """
@@ -31,6 +31,14 @@ ACK = b"next\n"  # the trusted side has copied a case frame's outputs: the worke
 TIMING = "timing"  # the `frame` of the worker's timing messages (child/timing.py)
 SEEDS = "seeds"  # the `frame` by which the worker asks for its seeds, once its candidate is in
 GO, END = b"go\n", b"end\n"  # the trusted side's answers to one: time a block, or stop
+
+
+def go_line(calls: int, guarded: int) -> bytes:
+    """GO for one block: `calls` timed calls, and one more at position `guarded` (0..calls)
+    that runs watched like a checked call (child/timing.py), its time not kept. The trusted
+    side draws the position: the worker cannot tell the watched call from a timed one."""
+    return f"go {calls} {guarded}\n".encode()
+
 
 # Bound when this module is imported, before any candidate is: a candidate that rebinds
 # json.dumps or os.write does not change what the frame writer calls.

@@ -75,14 +75,16 @@ def evaluate(task: Task, prepared: Prepared, case: Case, device: str) -> Case | 
 
 
 def prepare(task: Task, shapes: list[str], profile: VerifyProfile, device: str,
-            twin: bool = True) -> Prepared:
-    """`twin`: False where the memory plan (memplan.py) left the secret twin out."""
+            twin: bool = True, timed: bool | None = None) -> Prepared:
+    """`twin`: False where the memory plan (memplan.py) left the secret twin out. `timed`:
+    whether the timed shape gets its timing sets (by default on a GPU only)."""
+    timed = device == "cuda" if timed is None else timed
     prepared = Prepared({}, {}, [], [])
     prepared.timed_shape = shapes[-1]  # the task's last declared shape, its largest
     declared = [task.shape(name) for name in shapes]
     twin = perturbed(declared[0]) if twin else None
     for shape in declared + ([twin] if twin else []):
-        plan = _plan(profile, shape.name == prepared.timed_shape and device == "cuda",
+        plan = _plan(profile, shape.name == prepared.timed_shape and timed,
                      twin=shape is twin)
         try:
             _prepare_shape(task, shape, plan, device, prepared)

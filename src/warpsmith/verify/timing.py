@@ -41,10 +41,11 @@ def timing_fields(timing: dict, floor: Floor | None, peak: Floor | None) -> dict
 
 
 def timing_verdict(verdict: Verdict, baselines, report: dict, task: Task,
-                   prepared: Prepared) -> Verdict:
+                   prepared: Prepared, triton: bool = True) -> Verdict:
     """A passed verdict with its timing, or the verdict the timing turns it into: the
     candidate's samples and probes came from its process and are checked here first.
-    `baselines`: the trusted side's timer (baselines.py), None where nothing is timed."""
+    `baselines`: the trusted side's timer (baselines.py), None where nothing is timed.
+    `triton`: a Triton candidate, whose every timed call must launch one of its kernels."""
     if verdict.status != "passed":
         return verdict
     if baselines is None:
@@ -69,6 +70,10 @@ def timing_verdict(verdict: Verdict, baselines, report: dict, task: Task,
         return replace(verdict, status="rejected", correct=False, rules=("persisting-l2",),
                        reasons=("the candidate raised the persisting-L2 limit while timed: data "
                                 "kept in L2 across calls would not be read from memory",))
+    rules = timed_problems(timing, triton)
+    if rules:
+        return replace(verdict, status="rejected", correct=False, rules=tuple(
+            dict.fromkeys(r for r, _ in rules)), reasons=tuple(why for _, why in rules))
     bad = [r for r in _check_probes(timing["probes"], prepared, task) if not r.ok]
     if bad:
         return replace(verdict, status="incorrect", correct=False, cases=verdict.cases + tuple(
@@ -79,6 +84,23 @@ def timing_verdict(verdict: Verdict, baselines, report: dict, task: Task,
     env = verdict.environment | {"clocks": timing["clocks"]}
     return replace(verdict, environment=env, warnings=notes,
                    **timing_fields(timing, *floors))
+
+
+def timed_problems(timing: dict, triton: bool) -> list[tuple[str, str]]:
+    """The checked calls' dynamic rules, applied to the timed ones: a kernel that does other
+    work once it is timed (the NaN fill is off then: it can tell) is caught by the watched
+    call hidden in every block, and by the launch count of every timed call."""
+    found = []
+    if triton and not all(timing["own_launches"]):
+        found.append(("no-kernel-ran", "a timed call launched none of the candidate's own "
+                      "Triton kernels: what was timed is not what was checked"))
+    ops = sorted({op for g in timing["guarded"] for op in g["forbidden_ops"]})
+    if ops:
+        found.append(("forbidden-op", "forward did what the task does not allow while timed "
+                      f"(what was timed is not what was checked): {', '.join(ops[:8])}"))
+    if any(g["threads_started"] for g in timing["guarded"]):
+        found.append(("thread-started", "forward started a thread while timed"))
+    return found
 
 
 def _check_probes(probes: list[dict], prepared: Prepared, task: Task) -> list[CaseResult]:

@@ -21,13 +21,16 @@ from .. import cudadriver
 from ..protocol import END, GO, TIMING
 from ..stopwatch import Slots, flush_buffer, timed_call, warm_up
 from . import integrity
+from .dispatch import OpGuard
 
 _dumps = json.dumps  # bound before the candidate is imported
 
 
-def time_candidate(job: dict, models: dict, data: dict, module_task: str, channel) -> dict:
-    """`channel`: (send(header, payload), read_line()) to the trusted side. Returns what the
-    report keeps: whether the persisting-L2 limit was raised, and torch state changed."""
+def time_candidate(job: dict, models: dict, data: dict, module_task: str, channel,
+                   guards) -> dict:
+    """`channel`: (send(header, payload), read_line()) to the trusted side; `guards`: the
+    worker's (LaunchLog, _ThreadWatch). Returns what the report keeps: whether the
+    persisting-L2 limit was raised, and torch state changed."""
     from ...config import profile
     from ...tasks.loader import load_task, tf32_policy
 
@@ -37,29 +40,68 @@ def time_candidate(job: dict, models: dict, data: dict, module_task: str, channe
     # from their seeds just now; the checked calls' inputs were freed after each call).
     pool = [(i, c["inputs"]) for i, c in enumerate(data["cases"]) if c["variant"] == "timing"]
     model, probes = models[job["timed_shape"]], {int(k): v for k, v in job["probes"].items()}
-    slots, flush = Slots(pool), flush_buffer("cuda")
-    raised, tampered = 0, set()
+    gpu = job["device"] == "cuda"  # on the CPU (tests of the protocol): no L2 to guard
+    timer = _Block(model, Slots(pool), flush_buffer(job["device"]), probes, gpu)
+    timer.guards = (*guards, tuple(task.allowed_torch))
     with torch.no_grad(), tf32_policy(task):
         warm_up(model, pool, prof.warmup_s)
+        guards[0].take()  # the warm-up's launches are no timed call's
         send({"frame": TIMING, "kind": "ready"}, b"")
-        while (line := read_line()) == GO.decode().strip():
-            cudadriver.reset_persisting_l2()
-            times, probe_log = [], []
-            for _ in range(prof.calls_per_block):
-                case, inputs = slots.next("candidate")
-                raised += _guard_persisting_l2()
-                state = integrity.knobs()
-                us, out = timed_call(model, inputs, flush)
-                times.append(us)
-                probe_log.append(_probe(out, case, probes))
-                tampered.update(integrity.knobs_changed(state))
-                del out
-            raised += _guard_persisting_l2()
-            send({"frame": TIMING, "kind": "block"},
-                 _dumps({"times_us": times, "probes": probe_log}).encode())
+        while (order := parse_go(line := read_line() or "")) is not None:
+            send({"frame": TIMING, "kind": "block"}, _dumps(timer.run(*order)).encode())
     if line != END.decode().strip():
         raise RuntimeError("the trusted side ended the timing without its end line")
-    return {"persisting_l2_raised": raised, "tampered": sorted(tampered)}
+    return {"persisting_l2_raised": timer.raised, "tampered": sorted(timer.tampered)}
+
+
+class _Block:
+    """One block of timed calls, one of them (at the position the trusted side drew)
+    watched like a checked call: the op guard, the thread watch. Its time is not kept: the
+    guard's overhead is not the candidate's. Every call's own Triton launches are counted."""
+
+    def __init__(self, model, slots: Slots, flush, probes: dict, gpu: bool):
+        self.model, self.slots, self.flush, self.probes, self.gpu = model, slots, flush, \
+            probes, gpu
+        self.raised, self.tampered = 0, set()
+
+    def run(self, calls: int, guarded: int) -> dict:
+        if self.gpu:
+            cudadriver.reset_persisting_l2()
+        block = {"times_us": [], "probes": [], "own_launches": [], "guarded": {}}
+        for call in range(calls + 1):
+            case, inputs = self.slots.next("candidate")
+            self.raised += self.gpu and _guard_persisting_l2()
+            state = integrity.knobs()
+            if call == guarded:
+                us, out = self._guarded(inputs, block["guarded"])
+            else:
+                us, out = timed_call(self.model, inputs, self.flush)
+                block["times_us"].append(us)
+            block["own_launches"].append(sum(own for _, own in self.guards[0].take()))
+            block["probes"].append(_probe(out, case, self.probes))
+            self.tampered.update(integrity.knobs_changed(state))
+            del out
+        self.raised += self.gpu and _guard_persisting_l2()
+        return block
+
+    def _guarded(self, inputs, record: dict):
+        _, threads, allowed = self.guards
+        with OpGuard(allowed) as ops, threads:
+            us, out = timed_call(self.model, inputs, self.flush)
+            tree_leaves(out)  # a container's own methods run here, under the guard (E41)
+        record |= {"forbidden_ops": sorted(ops.forbidden), "threads_started": threads.started}
+        return us, out
+
+
+def parse_go(line: str) -> tuple[int, int] | None:
+    """`go CALLS GUARDED` (protocol.go_line): how many timed calls this block makes, and the
+    position of the extra watched one; None for anything else (`end`)."""
+    parts = line.split()
+    if len(parts) != 3 or parts[0] != GO.decode().strip() or \
+            not all(p.isdigit() for p in parts[1:]):
+        return None
+    calls, guarded = int(parts[1]), int(parts[2])
+    return (calls, guarded) if guarded <= calls else None
 
 
 def _guard_persisting_l2() -> int:

@@ -181,7 +181,8 @@ def run(job: dict, report: dict, fd: int) -> None:
                                              seeds[i], case["variant"])
         torch.use_deterministic_algorithms(False)  # no NaN fills inside timed calls
         channel = (lambda head, payload: _write_frame(fd, head, payload), _stdin_line)
-        report["timing"] = time_candidate(job, models, data, job["task"], channel)
+        report["timing"] = time_candidate(job, models, data, job["task"], channel,
+                                          (log, threads))
         report["tampered"] += integrity.changed(watched) + report["timing"].pop("tampered", [])
         report["stage_seconds"]["timing"] = time.perf_counter() - start
 
