@@ -56,7 +56,7 @@ def test_candidate_gets_its_declared_status(path, monkeypatch):
 
 
 TIMED_GOOD = ("relu_triton", "autotune_configs_triton", "linear_fp16_two_kernels",
-              "layer_norm_triton", "train_batchnorm_triton")
+              "layer_norm_triton", "train_batchnorm_triton", "relu_and_sigmoid_triton")
 
 
 @pytest.mark.parametrize("path", [p for p in corpus("good") if p.stem in TIMED_GOOD],

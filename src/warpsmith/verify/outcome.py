@@ -158,9 +158,20 @@ def _positive(value) -> bool:
 
 
 def _probe_ok(probe, cases: list) -> bool:
+    """A probe names a timing case and gives, per output, as many values as that output has
+    positions (fewer outputs than the reference's are the trusted side's to fail), and the
+    shape of every output returned."""
     if not isinstance(probe, dict) or type(probe.get("case")) is not int:
         return False
-    index, values = probe["case"], probe.get("values")
-    return 0 <= index < len(cases) and cases[index].variant == "timing" and \
-        isinstance(values, list) and len(values) == len(cases[index].probes) and \
-        all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
+    index, values, shapes = probe["case"], probe.get("values"), probe.get("shapes")
+    if not 0 <= index < len(cases) or cases[index].variant != "timing":
+        return False
+    positions = cases[index].probes
+    return isinstance(values, list) and len(values) <= len(positions) and all(
+        isinstance(v, list) and len(v) == len(p) and all(_number(x) for x in v)
+        for v, p in zip(values, positions, strict=False)) and isinstance(shapes, list) and \
+        all(isinstance(s, list) and all(type(n) is int for n in s) for s in shapes)
+
+
+def _number(value) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)

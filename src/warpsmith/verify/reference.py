@@ -43,7 +43,8 @@ class Case:
     seed: int
     exact: list[torch.Tensor]
     ref: list[torch.Tensor]
-    probes: list[int] = field(default_factory=list)  # timing cases: secret positions
+    probes: list[list[int]] = field(default_factory=list)  # timing: secret positions, per output
+    out_shapes: list[list[int]] = field(default_factory=list)  # timing: each output's shape
 
 
 @dataclass
@@ -52,7 +53,7 @@ class Prepared:
     models: dict[str, torch.nn.Module]  # reference models, kept in the trusted process
     cases: list[Case]
     skipped_variants: list[str]
-    probe_positions: dict[int, list[int]] = field(default_factory=dict)  # secret, per case
+    probe_positions: dict[int, list[list[int]]] = field(default_factory=dict)  # secret, per case
     timed_shape: str | None = None
     exact_models: dict[str, tuple] = field(default_factory=dict)  # shape -> (model, dtype)
     repeat_pending: bool = True  # the first evaluated call is also run twice
@@ -115,13 +116,15 @@ def _try_first(task: Task, prepared: Prepared, shape: str, device: str) -> None:
 
 
 def _keep_probes(case: Case, count: int = 64) -> Case:
-    """A timing case is only ever probed: keep the expected values at secret positions of its
-    first output and let go of the rest (at GPU shapes, gigabytes per case)."""
-    numel = case.ref[0].numel() if case.ref else 1
-    case.probes = [secrets.randbelow(max(1, numel)) for _ in range(count)]
-    if case.ref:
-        idx = torch.tensor(case.probes, device=case.ref[0].device)
-        case.exact, case.ref = ([t.reshape(-1)[idx]] for t in (case.exact[0], case.ref[0]))
+    """A timing case is only ever probed: keep each output's shape and its expected values at
+    secret positions of every output (not the first alone: a kernel that skips the others
+    while timed is caught too), and let go of the rest (at GPU shapes, gigabytes per case)."""
+    case.probes = [[secrets.randbelow(max(1, t.numel())) for _ in range(count)]
+                   for t in case.ref]
+    case.out_shapes = [list(t.shape) for t in case.ref]
+    case.exact, case.ref = ([t.reshape(-1)[torch.tensor(p, device=t.device, dtype=torch.long)]
+                             for t, p in zip(outs, case.probes, strict=True)]
+                            for outs in (case.exact, case.ref))
     return case
 
 

@@ -107,9 +107,14 @@ def _check_probes(probes: list[dict], prepared: Prepared, task: Task) -> list[Ca
     results = []
     for probe in probes:
         case = prepared.cases[probe["case"]]
-        exact, ref = case.exact[0], case.ref[0]  # the values at the probe positions
-        got = torch.tensor(probe["values"], dtype=torch.float64, device=ref.device).to(ref.dtype)
-        results.append(compare(got, exact, ref, case.shape, "timed", task.tolerance))
+        if probe["shapes"] != case.out_shapes:
+            results.append(CaseResult(case.shape, "timed", ok=False, problem=(
+                f"a timed call returned outputs of shapes {str(probe['shapes'])[:200]}, "
+                f"the reference {case.out_shapes}")))
+            continue
+        for values, exact, ref in zip(probe["values"], case.exact, case.ref, strict=True):
+            got = torch.tensor(values, dtype=torch.float64, device=ref.device).to(ref.dtype)
+            results.append(compare(got, exact, ref, case.shape, "timed", task.tolerance))
     return results
 
 

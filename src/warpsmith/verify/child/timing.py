@@ -114,6 +114,12 @@ def _guard_persisting_l2() -> int:
 
 
 def _probe(out, case: int, probes: dict) -> dict:
-    first = next(t for t in tree_leaves(out) if isinstance(t, torch.Tensor))
-    idx = torch.tensor(probes[case], device=first.device) % max(1, first.numel())
-    return {"case": case, "values": first.reshape(-1)[idx].double().cpu().tolist()}
+    """Every output's shape and its values at the case's secret positions (one list of
+    positions per output the reference has; an output the candidate did not return is
+    missing here and fails on the trusted side)."""
+    leaves = [t for t in tree_leaves(out) if isinstance(t, torch.Tensor)]
+    values = []
+    for t, positions in zip(leaves, probes[case], strict=False):
+        idx = torch.tensor(positions, device=t.device, dtype=torch.long) % max(1, t.numel())
+        values.append(t.reshape(-1)[idx].double().cpu().tolist())
+    return {"case": case, "values": values, "shapes": [list(t.shape) for t in leaves]}
