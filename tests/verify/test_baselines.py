@@ -1,5 +1,5 @@
 """The baselines are timed in the trusted process between the candidate's blocks
-(baselines.py), with the worker stopped meanwhile (sandbox._stopped). On the CPU: the
+(baselines.py), with the worker stopped meanwhile (proctree.stopped). On the CPU: the
 schedule and the protocol; the GPU timing itself is tests/verify/test_gpu.py's."""
 
 import json
@@ -162,3 +162,65 @@ def test_timing_frames_without_a_timer_are_malformed(tmp_path):
     out = run_worker(job, scratch, 30, worker_environment("cpu"), max_bytes=1 << 20,
                      program=("-c", WORKER))
     assert "timing that was not asked for" in out.malformed and out.report is None
+
+
+# A worker whose child forks a new generation and exits, again and again: a process listed
+# before the stop is gone by the time its SIGSTOP lands, and its child runs on.
+FORKING = '''
+import os
+if os.fork() == 0:
+    while True:
+        if os.fork():
+            os._exit(0)
+''' + WORKER
+
+
+def _running(marker: str) -> list[str]:
+    from warpsmith.verify.proctree import STOPPED, pids, state
+
+    return [s for p in pids() if marker.encode() in _cmdline(p)
+            if (s := state(p)) not in STOPPED]
+
+
+# A daemon of the worker's: a new session, its parent gone (without a sandbox it leaves the
+# worker's tree for the host's init), spinning on the CPU while the baselines are timed.
+DAEMON = '''
+import os
+if os.fork() == 0:
+    os.setsid()
+    if os.fork():
+        os._exit(0)
+    while True:
+        pass
+''' + WORKER
+
+
+@pytest.mark.parametrize("program", [FORKING, DAEMON], ids=["fork-chain", "daemon"])
+@pytest.mark.parametrize("sandbox", ["bwrap", "none"])
+def test_every_process_of_the_worker_is_stopped_while_a_baseline_is_timed(
+        tmp_path, monkeypatch, program, sandbox):
+    import secrets
+    import time
+
+    from warpsmith.verify import jail
+    from warpsmith.verify.sandbox import run_worker
+
+    if sandbox == "none":
+        monkeypatch.setattr(jail, "current", lambda: jail.Jail("none", "test"))
+    elif not jail.current().ok:
+        pytest.skip(jail.current().detail)
+    marker, running = f"# job {secrets.token_hex(8)}", []
+
+    def on_timing(head, payload):
+        for _ in range(20):  # a baseline's block: nothing of the worker's may run meanwhile
+            running.extend(_running(marker))
+            time.sleep(0.01)
+        return GO if head["kind"] == "ready" else END
+
+    job, scratch = tmp_path / "job", tmp_path / "cwd"
+    job.mkdir()
+    scratch.mkdir()
+    out = run_worker(job, scratch, 20, worker_environment("cpu"), max_bytes=1 << 20,
+                     program=("-c", program + marker), on_timing=on_timing)
+    assert not out.timed_out and not out.malformed, out
+    assert running == [], f"{len(running)} samples of the worker's processes running"

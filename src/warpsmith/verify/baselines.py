@@ -4,7 +4,7 @@ candidate's, on the same GPU (issue: a candidate must not be able to slow its ba
 The worker times only the candidate, one block when asked (child/timing.py). The trusted
 side draws the order of every block (SystemRandom: the worker cannot predict when a
 baseline runs) and times each baseline's blocks itself while every process of the worker is
-stopped (sandbox._stopped). Both sides make the same timing sets from the same seeds (fresh
+stopped (proctree.stopped). Both sides make the same timing sets from the same seeds (fresh
 sets no checked call used) in their own memory, so nothing the candidate writes reaches a
 baseline's inputs. torch.compile's caches are the trusted process's, out of the sandbox.
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import jail
+from .proctree import descendants, environ_of, kill_tagged, pids, stopped  # noqa: F401
 from .protocol import ACK, CASE, SEEDS, TIMING, WAIT, Malformed, header, read_frames
 
 LOG_TAIL_BYTES = 8192
@@ -229,7 +230,7 @@ class Started:
             raise Malformed("the candidate's process sent timing that was not asked for")
         start, reply = time.perf_counter(), None
         try:
-            with _stopped(self.proc.pid):
+            with stopped(self.proc.pid, JOB_TAG, self.token):
                 reply = on_timing(head, payload)
         finally:
             self.deadline += time.perf_counter() - start
@@ -287,59 +288,6 @@ class _Tail:
         return b"".join(self.chunks)[-LOG_TAIL_BYTES:].decode("utf-8", "replace")
 
 
-@contextlib.contextmanager
-def _stopped(root: int):
-    """Every process of the worker's tree stopped (SIGSTOP, which no process can catch or
-    ignore) while the block runs, continued after it whatever happens."""
-    tree = [root, *descendants(root)]
-    for pid in tree:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, signal.SIGSTOP)
-    _wait_stopped(tree)  # a signal is delivered when its target is next scheduled
-    try:
-        yield
-    finally:
-        for pid in tree:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGCONT)
-
-
-def _wait_stopped(tree: list[int], timeout_s: float = 1.0) -> None:
-    """Until every process of the tree is stopped (or gone), for a second at most."""
-    end = time.perf_counter() + timeout_s
-    while any(_state(pid) not in ("T", "t", "Z", "X", "") for pid in tree):
-        if time.perf_counter() > end:
-            return
-        time.sleep(0.0005)
-
-
-def _state(pid: int) -> str:
-    """A process's state letter from /proc/PID/stat, '' when it is gone."""
-    fields = _stat(pid)
-    return fields[0].decode() if fields else ""
-
-
-def _stat(pid: int) -> list[bytes]:
-    """/proc/PID/stat's fields after "(comm)" (state, parent, …); [] when it is gone."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            stat = f.read()
-    except OSError:
-        return []
-    return stat[stat.rindex(b")") + 2:].split()
-
-
-def descendants(root: int) -> list[int]:
-    """The processes below `root`, from each process's parent in /proc/PID/stat."""
-    parents = {pid: int(fields[1]) for pid in pids() if (fields := _stat(pid))}
-    found, frontier = [], [root]
-    while frontier:
-        children = [p for p, parent in parents.items() if parent in frontier]
-        found += children
-        frontier = children
-    return found
-
-
 def _kill_group(proc: subprocess.Popen) -> None:
     """The worker and anything it spawned, even after the worker itself has exited."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -352,32 +300,3 @@ def _kill_tagged(token: str) -> None:
     the process group could otherwise outlive the verdict and rewrite the store. (One that
     execs with an empty environment escapes this too; an OS sandbox is the real remedy.)"""
     kill_tagged(JOB_TAG, token)
-
-
-def kill_tagged(name: str, value: str, passes: int = 3) -> None:
-    """Kill every other process whose environment has name=value (also used by the local
-    executor for a dead worker's candidate process, which runs in a session of its own)."""
-    tag = f"{name}={value}".encode()
-    for _ in range(passes):
-        found = [pid for pid in pids() if pid != os.getpid() and tag in environ_of(pid)]
-        if not found:
-            return
-        for pid in found:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
-        time.sleep(0.05)
-
-
-def pids() -> list[int]:
-    try:
-        return [int(p) for p in os.listdir("/proc") if p.isdigit()]
-    except OSError:  # no /proc (not Linux): nothing to scan
-        return []
-
-
-def environ_of(pid: int) -> list[bytes]:
-    try:
-        with open(f"/proc/{pid}/environ", "rb") as f:
-            return f.read().split(b"\0")
-    except OSError:
-        return []
