@@ -12,7 +12,8 @@ CASES = [SimpleNamespace(variant="base", probes=[]),
          SimpleNamespace(variant="timing", probes=[[3, 7]])]
 SOUND = {"times_us": {"candidate": [10.0, 11.0], "eager": [20.0], "compile": [15.0]},
          "shape": "gpu", "gpu": "NVIDIA H200", "clocks": [{"sm_clock_mhz": 1980}],
-         "persisting_l2_raised": 0, "probes": [{"case": 1, "values": [[0.5, 1.5]], "shapes": [[4, 2]]}],
+         "persisting_l2_raised": 0,
+         "probes": [{"case": 1, "values": [[0.5, 1.5]], "shapes": [[4, 2]]}],
          "own_launches": [1, 2], "guarded": [{"forbidden_ops": [], "threads_started": 0}]}
 
 
