@@ -72,7 +72,8 @@ def test_a_block_nobody_asked_for_or_a_malformed_one_ends_the_timing():
         pass
     short = {"probes": [], "own_launches": []}  # a block that hides its calls' probes
     for bad in (b"not json", _block([1.0]), json.dumps([1, 2]).encode(),
-                _block([1.0] * 3, short), _block([1.0] * 3, {"guarded": {}})):
+                _block([1.0] * 3, short), _block([1.0] * 3, {"guarded": {}}),
+                b"[" * 200_000 + b"]" * 200_000):  # past json's recursion limit
         with pytest.raises(Malformed):
             timer({"kind": "block"}, bad)
     with pytest.raises(Malformed):

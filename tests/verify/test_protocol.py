@@ -162,3 +162,28 @@ def test_the_seeds_are_sent_only_when_the_worker_asks_for_them(tmp_path):
 def test_the_seeds_are_given_once(tmp_path):
     out = _seeds_worker(tmp_path, ask_twice=True)
     assert "seeds it was not due" in out.malformed and out.report is None
+
+
+def test_json_nested_past_the_decoders_limit_is_malformed_not_an_exception():
+    """A RecursionError from json.loads escaped run_worker and ended the whole bench."""
+    import pytest
+
+    deep = b"[" * 200_000 + b"]" * 200_000
+    with pytest.raises(ValueError, match="nested too deeply"):
+        header(deep)
+
+
+def test_a_worker_that_sends_a_deeply_nested_header_gets_a_malformed_outcome(tmp_path):
+    from warpsmith.config import worker_environment
+    from warpsmith.verify.sandbox import run_worker
+
+    code = ("import os, sys, struct\nfrom warpsmith.verify.protocol import MAGIC\n"
+            "deep = b'[' * 200000 + b']' * 200000\nL = struct.Struct('<Q')\n"
+            "os.write(int(sys.argv[-1]), MAGIC + L.pack(len(deep)) + deep + L.pack(0))\n"
+            "os._exit(0)\n")
+    job, scratch = tmp_path / "job", tmp_path / "cwd"
+    job.mkdir()
+    scratch.mkdir()
+    out = run_worker(job, scratch, 30, worker_environment("cpu"), max_bytes=1 << 22,
+                     program=("-c", code))
+    assert "nested too deeply" in out.malformed and out.report is None

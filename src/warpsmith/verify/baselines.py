@@ -15,7 +15,6 @@ note, never blamed on the candidate; an out-of-memory is the verifier's limit (t
 from __future__ import annotations
 
 import functools
-import json
 import random
 
 import torch
@@ -24,7 +23,7 @@ from ..tasks.loader import tf32_policy
 from ..types import Shape, Task
 from .collect import blame_if_held, others_bytes
 from .inputs import case_inputs
-from .protocol import END, Malformed, go_line
+from .protocol import END, Malformed, go_line, untrusted_json
 from .reference import Prepared
 from .stopwatch import Slots, clock_and_temperature, flush_buffer, timed_call, warm_up
 
@@ -113,8 +112,8 @@ class Baselines:
 
     def _take(self, payload: bytes) -> None:
         try:
-            block = json.loads(payload)
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            block = untrusted_json(payload)
+        except ValueError as e:
             raise Malformed(f"a timing block that is not JSON ({e})") from e
         problem = _block_problem(block, self.prof.calls_per_block)
         if problem:

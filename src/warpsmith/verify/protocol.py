@@ -118,11 +118,23 @@ class Malformed(ValueError):
     """A frame that is not what the trusted side expects at this point."""
 
 
+def untrusted_json(data: bytes):
+    """JSON from the candidate's process; ValueError for anything that does not decode,
+    nesting deeper than the decoder's recursion limit included (a RecursionError escaped
+    the trusted side and ended a bench)."""
+    try:
+        return json.loads(data)
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ValueError(str(e)[:200]) from e
+    except RecursionError as e:
+        raise ValueError("nested too deeply") from e
+
+
 def header(body: bytes) -> dict:
     """A frame's header as a dict; ValueError when it is not a JSON object."""
     try:
-        value = json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        value = untrusted_json(body)
+    except ValueError as e:
         raise ValueError(f"the result message is malformed ({e})") from e
     if not isinstance(value, dict):
         raise ValueError("the result message is malformed (its header is not an object)")
