@@ -45,7 +45,8 @@ def timing_verdict(verdict: Verdict, baselines, report: dict, task: Task,
     """A passed verdict with its timing, or the verdict the timing turns it into: the
     candidate's samples and probes came from its process and are checked here first.
     `baselines`: the trusted side's timer (baselines.py), None where nothing is timed.
-    `triton`: a Triton candidate, whose every timed call must launch one of its kernels."""
+    `triton`: a Triton candidate, whose every timed call must launch one of its kernels
+    (where the launch hook saw those of every checked call)."""
     if verdict.status != "passed":
         return verdict
     if baselines is None:
@@ -70,7 +71,11 @@ def timing_verdict(verdict: Verdict, baselines, report: dict, task: Task,
         return replace(verdict, status="rejected", correct=False, rules=("persisting-l2",),
                        reasons=("the candidate raised the persisting-L2 limit while timed: data "
                                 "kept in L2 across calls would not be read from memory",))
-    rules = timed_problems(timing, triton)
+    # The launch hook is the witness of timed calls only where it saw every checked call's
+    # kernels too: on a GPU, a kernel launched through its compiled handle (warmup()) runs
+    # past the hook, and only the profiler saw it execute
+    witness = triton and all(any(own for _, own in call) for call in report["kernels"])
+    rules = timed_problems(timing, witness)
     if rules:
         return replace(verdict, status="rejected", correct=False, rules=tuple(
             dict.fromkeys(r for r, _ in rules)), reasons=tuple(why for _, why in rules))
