@@ -38,13 +38,15 @@ class GraphFamily(Protocol):
 
 
 def _registry() -> dict[str, GraphFamily]:
+    from .gemm import Gemm
     from .pointwise import Pointwise
     from .row_reduce import RowReduce
     from .scan import Scan
 
-    # Reductions and scans first: a graph with none is not their kind (None), and pointwise
-    # refuses both.
-    return {f.name: f for f in (RowReduce(), Scan(), Pointwise())}
+    # A product first: only the GEMM family places one, and it hands what follows its stored
+    # output back to the others. Then reductions and scans: a graph with none is not their
+    # kind (None), and pointwise refuses both.
+    return {f.name: f for f in (Gemm(), RowReduce(), Scan(), Pointwise())}
 
 
 GRAPH_FAMILIES: dict[str, GraphFamily] = _registry()

@@ -35,13 +35,14 @@ class Val:
     shape: tuple[int, ...]
     dtype: str
     kind: str  # "leaf", "op", "view", "reduce"; placed by the scan family only (graph_scan.py):
-    #            "scan", "flip", "slice", "cat", "select"
+    #            "scan", "flip", "slice", "cat", "select"; by the GEMM family only: "gemm"
     node: int  # the trace node it comes from, -1 for leaves
     source: tuple = ()  # leaf: ("input", i) or ("param", name)
     expr: str = ""  # op: template over {0}, {1}, …
     operands: tuple = ()  # op: value ids and scalars (Lit, FwdArg); view and reduce: (src,)
     view: tuple = ()  # view: for each of its dims, the source dim it shows, None if new
-    combine: str = ""  # reduce: "sum", "max", "min", "argmax", "argmin"; scan: "sum", "prod"
+    combine: str = ""  # reduce: "sum", "max", "min", "argmax", "argmin"; scan: "sum", "prod";
+    #                    gemm: the fp32 dot precision, "ieee" or "tf32"
     dims: tuple[int, ...] = ()  # reduce: the reduced dims of the source, ascending; scan,
     #                            flip, slice, cat, select: the dim they act along
     finalize: str = "{acc}"  # reduce: over {acc} and {count} (elements reduced)
@@ -362,9 +363,10 @@ def _softmax(self: _Builder, index: int, node: Node) -> None:
 
 def _more_writers() -> dict:
     # graph_scan.py builds on this module's Val and _Builder, so it is imported late
+    from .graph_gemm import WRITERS as GEMMS
     from .graph_scan import WRITERS
 
-    return WRITERS
+    return WRITERS | GEMMS
 
 
 _HUBER = "tl.where(tl.abs({0} - {1}) < {2}, 0.5 * ({0} - {1}) * ({0} - {1}){scale}, {3}" \

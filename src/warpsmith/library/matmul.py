@@ -17,15 +17,9 @@ from .registry import register
 from .render import constructor, dot_precision, fill, header, signature
 from .trace import Ref
 
-KERNEL = '''
-@triton.jit
-def matmul_kernel(a_ptr, b_ptr, bias_ptr, c_ptr, M, N, K,
-                  stride_ab, stride_am, stride_ak, stride_bb, stride_bk, stride_bn,
-                  stride_cb, stride_cm, stride_cn, DIAG, HAS_BIAS: tl.constexpr,
-                  TRI: tl.constexpr,
-                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-                  GROUP_M: tl.constexpr):
-    pid = tl.program_id(0)
+# The tile walk every GEMM here shares (the graph family gemm.py too): grouped tile order,
+# int64 row offsets, operands read at their strides (a transposed one in place).
+TILE_SETUP = '''    pid = tl.program_id(0)
     batch = tl.program_id(1).to(tl.int64)
     tiles_m = tl.cdiv(M, BLOCK_M)
     tiles_n = tl.cdiv(N, BLOCK_N)
@@ -41,18 +35,29 @@ def matmul_kernel(a_ptr, b_ptr, bias_ptr, c_ptr, M, N, K,
     a_ptrs = a_ptr + batch * stride_ab + rows * stride_am + rk[None, :] * stride_ak
     b_ptrs = b_ptr + batch * stride_bb + rk[:, None] * stride_bk + rn[None, :] * stride_bn
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    k_end = K
-    if TRI == 1:  # triu: keep j - i >= DIAG; a tile wholly below it is zeros
-        k_end = tl.where(pid_n * BLOCK_N + BLOCK_N - 1 - pid_m * BLOCK_M >= DIAG, K, 0)
-    if TRI == -1:  # tril: keep j - i <= DIAG
-        k_end = tl.where(pid_n * BLOCK_N - (pid_m * BLOCK_M + BLOCK_M - 1) <= DIAG, K, 0)
-    for k in range(0, k_end, BLOCK_K):
+'''
+K_LOOP = '''    for k in range(0, k_end, BLOCK_K):
         a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] + k < K), other=0.0)
         b = tl.load(b_ptrs, mask=(rk[:, None] + k < K) & (rn[None, :] < N), other=0.0)
         acc = tl.dot(a, b, acc$precision)
         a_ptrs += BLOCK_K * stride_ak
         b_ptrs += BLOCK_K * stride_bk
-    if HAS_BIAS:
+'''
+
+KERNEL = '''
+@triton.jit
+def matmul_kernel(a_ptr, b_ptr, bias_ptr, c_ptr, M, N, K,
+                  stride_ab, stride_am, stride_ak, stride_bb, stride_bk, stride_bn,
+                  stride_cb, stride_cm, stride_cn, DIAG, HAS_BIAS: tl.constexpr,
+                  TRI: tl.constexpr,
+                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                  GROUP_M: tl.constexpr):
+''' + TILE_SETUP + '''    k_end = K
+    if TRI == 1:  # triu: keep j - i >= DIAG; a tile wholly below it is zeros
+        k_end = tl.where(pid_n * BLOCK_N + BLOCK_N - 1 - pid_m * BLOCK_M >= DIAG, K, 0)
+    if TRI == -1:  # tril: keep j - i <= DIAG
+        k_end = tl.where(pid_n * BLOCK_N - (pid_m * BLOCK_M + BLOCK_M - 1) <= DIAG, K, 0)
+''' + K_LOOP + '''    if HAS_BIAS:
         acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
     if TRI == 1:
         acc = tl.where(rn[None, :] - rm[:, None] >= DIAG, acc, 0.0)

@@ -1,0 +1,187 @@
+"""GEMM with a fused epilogue: a matrix product (graph_gemm.py's "gemm" value: mm, bmm,
+addmm, linear) and the pointwise chain after it (bias, scaling, residual adds, activations,
+clamps, operands broadcast against the output tile) as one tiled kernel, matmul.py's tile
+walk with the chain applied to the fp32 accumulator before the one store.
+
+Where the graph goes on with something a GEMM tile cannot finish (a reduction over the output
+row: softmax, logsumexp, sums, norms; or another product), the kernel stores the last value
+of the chain it can compute, a temporary `mm0`, and the rest of the graph, with `mm0` as an
+input, is placed again by the graph families (another GEMM among them): one candidate file,
+several kernels, launched in order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .graph import Decline, Graph, Val
+from .layout import Line, Load, Refused, dims_of, lines_for
+
+
+@dataclass(frozen=True)
+class Operand:
+    host: str  # the forward's expression for the tensor as the kernel reads it ("w.t()")
+
+
+@dataclass(frozen=True)
+class GemmKernel:
+    family = "gemm"  # the family that renders it (a class attribute, no field)
+    name: str
+    batched: bool  # bmm: a (B, M, N) output, the batch on the grid's second axis
+    a: Operand  # (…, M, K)
+    b: Operand  # (…, K, N)
+    loads: tuple[Load, ...]  # the epilogue's operands, each indexed by some output dims
+    lines: tuple[Line, ...]  # the epilogue over `acc`
+    result: str  # the name stored
+    out: str  # the forward's name for the tensor written
+    out_dtype: str
+    dtype: str  # the operands' dtype
+    precision: str  # fp32 dot precision: "ieee" or "tf32"
+
+
+class Gemm:
+    name = "gemm"
+    knobs = {"GEMM_BLOCK_M": 128, "GEMM_BLOCK_N": 128, "GEMM_BLOCK_K": 32, "GEMM_GROUP_M": 8,
+             "GEMM_WARPS": 8, "GEMM_STAGES": 3}
+
+    def match(self, graph: Graph, ctx) -> tuple | Decline | None:
+        gemms = [v for v in graph.vals.values() if v.kind == "gemm"]
+        if not gemms:
+            return None
+        try:
+            return place(graph, gemms[0], ctx, 0)
+        except Refused as e:
+            return Decline(gemms[0].node, graph.ops[gemms[0].node], str(e))
+
+    def render(self, kernel: GemmKernel, tune: dict[str, int]):
+        from .gemm_text import render
+
+        return render(kernel)
+
+
+def place(graph: Graph, g: Val, ctx, depth: int) -> tuple | Decline:
+    """The GEMM kernel for `g`, then the kernels of whatever follows its stored value."""
+    if g.dtype not in ("float32", "float16"):
+        raise Refused(f"a {g.dtype} product: the Triton CPU interpreter computes bf16 tl.dot "
+                      "wrongly, so the kernel could not be verified without a GPU")
+    a, b = (_operand(graph, vid, ctx.leaves, g.dtype) for vid in g.operands)
+    cut = _cut(graph, g)
+    last = cut == graph.output
+    temp = "out" if last else f"mm{depth}"
+    kernel = _kernel(graph, g, cut, ctx.leaves, a, b, temp, f"gemm_kernel_{depth}"
+                     if depth else "gemm_kernel")
+    if last:
+        return (kernel,)
+    rest = _tail(graph, cut, temp, ctx, depth)
+    return rest if isinstance(rest, Decline) else (kernel, *rest)
+
+
+def _operand(graph: Graph, vid: str, leaves: dict, dtype: str) -> Operand:
+    """A leaf, or a permutation of one (x.t(), w.transpose(1, 2)): passed as that view, so
+    the kernel reads the tensor in the layout it has, at its strides."""
+    order, val = None, graph.vals[vid]
+    while val.kind == "view":
+        src = graph.vals[val.operands[0]]
+        if sorted(d for d in val.view if d is not None) != list(range(len(src.shape))) \
+                or len(val.view) != len(src.shape):
+            raise Refused(f"a product's operand is a view {val.view} of a {src.shape} "
+                          "tensor that is not a permutation of its dims")
+        order = val.view if order is None else tuple(val.view[d] for d in order)
+        val = src
+    if val.kind != "leaf":
+        raise Refused("a product's operand is computed before it (a prologue fused into the "
+                      "GEMM's loads is not written)")
+    if val.dtype != dtype:
+        raise Refused(f"a product of a {val.dtype} operand into a {dtype} result")
+    host = leaves[val.id][1]
+    if order is None or list(order) == list(range(len(order))):
+        return Operand(host)
+    if len(order) == 2:
+        return Operand(f"{host}.t()")
+    return Operand(f"{host}.permute({', '.join(map(str, order))})")
+
+
+def _cut(graph: Graph, g: Val) -> str:
+    """The last value the GEMM's epilogue can compute and store: at the product's shape, made
+    from the product and leaves by pointwise ops and views only, and the only one of them
+    the rest of the graph reads."""
+    vals = list(graph.vals.values())
+    after = vals[vals.index(g) + 1:]
+    for cand in reversed([g] + [v for v in after if v.kind == "op" and v.shape == g.shape]):
+        region = _upstream(graph, cand.id, stop={g.id})
+        if g.id not in region or any(graph.vals[r].kind not in ("op", "view")
+                                     for r in region - {g.id}):
+            continue
+        rest = _upstream(graph, graph.output, stop={cand.id})
+        if not (rest & region) - {cand.id}:
+            return cand.id
+    raise Refused("no value after the product is both computable in its epilogue and all "
+                  "the rest of the graph needs")
+
+
+def _upstream(graph: Graph, vid: str, stop: set[str]) -> set[str]:
+    """Non-leaf values `vid` is computed from, itself included; `stop` ones are not entered."""
+    seen, stack = set(), [vid]
+    while stack:
+        v = stack.pop()
+        if v in seen or graph.vals[v].kind == "leaf":
+            continue
+        seen.add(v)
+        if v not in stop:
+            stack.extend(o for o in graph.vals[v].operands if isinstance(o, str))
+    return seen
+
+
+def _kernel(graph: Graph, g: Val, cut: str, leaves: dict, a: Operand, b: Operand, out: str,
+            name: str) -> GemmKernel:
+    identity = tuple(None if s == 1 else d for d, s in enumerate(g.shape))
+    maps = dims_of(graph, {cut: identity}, {g.id})
+    names, loads = {}, []
+    for key, m in maps.items():
+        if not isinstance(key, tuple):
+            continue
+        if key[0] == g.id:
+            if m != identity:
+                raise Refused("the product is used transposed or broadcast in its epilogue")
+            names[key] = "acc"
+            continue
+        leaf = graph.vals[key[0]]
+        base, host = leaves[key[0]]
+        kname = f"ep_{base}" if not any(ld.host == host for ld in loads) \
+            else f"ep_{base}_{len(loads)}"
+        loads.append(Load(kname, host, m, "tile", leaf.dtype))
+        names[key] = kname
+    if (g.id, identity) not in names:
+        names[(g.id, identity)] = "acc"
+    lines = lines_for(graph, [cut], maps, names, lambda vid: True)
+    result = names[cut] if cut != g.id else "acc"
+    return GemmKernel(name, len(g.shape) == 3, a, b, tuple(loads), tuple(lines), result, out,
+                      graph.vals[cut].dtype, g.dtype, g.combine)
+
+
+def _tail(graph: Graph, cut: str, temp: str, ctx, depth: int) -> tuple | Decline:
+    """The graph after the stored value, with it as an input, placed by the graph families."""
+    from .families import GRAPH_FAMILIES, Context
+
+    vals = dict(graph.vals)
+    vals[cut] = Val(cut, vals[cut].shape, vals[cut].dtype, "leaf", -1, source=("temp", temp))
+    rest = Graph(vals, graph.output, graph.ops)
+    needed = _upstream(rest, graph.output, stop=set()) | {
+        o for v in _upstream(rest, graph.output, stop=set()) for o in vals[v].operands
+        if isinstance(o, str)}
+    tail = Graph({k: v for k, v in vals.items() if k in needed}, graph.output, graph.ops)
+    sub = Context(ctx.arg_names, ctx.leaves | {cut: (temp, temp)})
+    for family in GRAPH_FAMILIES.values():
+        if family.name == "gemm":
+            gemms = [v for v in tail.vals.values() if v.kind == "gemm"]
+            if not gemms:
+                continue
+            try:
+                return place(tail, gemms[0], sub, depth + 1)
+            except Refused as e:
+                return Decline(gemms[0].node, graph.ops[gemms[0].node], str(e))
+        found = family.match(tail, sub)
+        if found is not None:
+            return found
+    return Decline(graph.vals[graph.output].node, graph.ops[-1],
+                   f"no graph family takes what follows the product's stored {temp}")

@@ -1,0 +1,157 @@
+"""GEMM with a fused epilogue (library/gemm.py): a product and the pointwise chain after it in
+one kernel; what follows that a tile cannot finish (row reductions, another product) in more
+kernels of the same file. Every twin under tasks/ (small shapes of KernelBench level-2 GEMM
+tasks, in KernelBench format) passes the verifier on the CPU interpreter.
+"""
+
+import multiprocessing
+import textwrap
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from warpsmith.config import PROFILES
+from warpsmith.library import Generated, NotCovered, coverage, generate
+from warpsmith.tasks import load_task
+from warpsmith.tasks.suite import load_suite
+
+QUICK = replace(PROFILES["quick"], timeout_s=180)
+OWN = Path(__file__).parent / "tasks"
+ROOT = Path(__file__).parents[2]
+LEVEL2 = next((p for p in (ROOT / "KernelBench" / "KernelBench" / "level2",
+                           ROOT / "KernelBench" / "level2") if p.is_dir()), None)
+
+# twin task -> (the family label, kernels in the candidate)
+TWINS = {
+    "gemm_sub_mul_relu": ("gemm", 1), "gemm_residual": ("gemm", 1),
+    "gemm_bias_relu": ("gemm", 1), "gemm_min_sub": ("gemm", 1),
+    "bmm_transposed": ("gemm", 1), "gemm_fp16_gelu": ("gemm", 1),
+    "gemm_divide_sum": ("gemm+row_reduce", 2), "gemm_gelu_softmax": ("gemm+row_reduce", 2),
+    "gemm_lse_mish": ("gemm+row_reduce", 2), "two_gemms_lse": ("gemm+row_reduce", 3),
+}
+# 16×16×16 tiles in groups of 2: several tiles each way, K in several steps, the grouped
+# order's last short group
+SMALL_TILES = {"GEMM_BLOCK_M": 16, "GEMM_BLOCK_N": 16, "GEMM_BLOCK_K": 16, "GEMM_GROUP_M": 2,
+               "GEMM_WARPS": 2}
+TILED = ["gemm_sub_mul_relu", "bmm_transposed", "two_gemms_lse"]
+
+
+def _verify(job: tuple[str, str, str]) -> tuple[str, str]:
+    from warpsmith.verify.pipeline import verify
+
+    task, path, source = job
+    Path(path).write_text(source)
+    verdict = verify(task, path, device="cpu", profile=QUICK)
+    return verdict.status, verdict.feedback
+
+
+@pytest.fixture(scope="module")
+def verdicts(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("gemm")
+    jobs = {stem: (str(OWN / f"{stem}.py"), str(folder / f"{stem}.py"),
+                   generate(OWN / f"{stem}.py").source) for stem in TWINS}
+    for stem in TILED:
+        jobs[f"tiled/{stem}"] = (str(OWN / f"{stem}.py"), str(folder / f"t_{stem}.py"),
+                                 generate(OWN / f"{stem}.py", tune=SMALL_TILES).source)
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return dict(zip(jobs, pool.map(_verify, jobs.values()), strict=True))
+
+
+@pytest.mark.parametrize("stem", sorted(TWINS))
+def test_twin_is_covered_by_the_gemm_family(stem):
+    made = generate(OWN / f"{stem}.py")
+    assert isinstance(made, Generated), made
+    assert (made.family, made.kernels) == TWINS[stem]
+
+
+@pytest.mark.parametrize("stem", sorted(TWINS) + [f"tiled/{s}" for s in TILED])
+def test_twin_candidate_passes_on_the_cpu(stem, verdicts):
+    status, feedback = verdicts[stem]
+    assert status == "passed", feedback
+
+
+def test_epilogue_is_fused_and_the_weight_read_in_place():
+    source = generate(OWN / "gemm_sub_mul_relu.py").source
+    # one kernel: bias, subtract, multiply and relu on the accumulator, one store
+    assert source.count("@triton.jit") == 1 and source.count("tl.store(") == 1
+    assert "acc + ep_p_linear_bias" in source and "tl.maximum(" in source
+    assert "self.linear.weight.t()" in source and ".contiguous()" not in source
+    assert 'input_precision="ieee"' in source  # strict fp32: no TF32
+
+
+def test_fp16_dot_takes_no_precision_and_stores_fp16():
+    source = generate(OWN / "gemm_fp16_gelu.py").source
+    assert "input_precision" not in source and "dtype=torch.float16" in source
+
+
+def test_knobs_are_the_gemm_tile():
+    made = generate(OWN / "gemm_divide_sum.py", tune={"GEMM_BLOCK_N": 32})
+    assert made.tune["GEMM_BLOCK_N"] == 32 and "\nGEMM_BLOCK_N = 32\n" in made.source
+    assert {"GEMM_BLOCK_M", "GEMM_BLOCK_K", "GEMM_GROUP_M", "GEMM_WARPS", "GEMM_STAGES",
+            "RED_BLOCK_R"} <= set(made.tune)
+
+
+def _task(tmp_path, body: str, dtype: str):
+    path = tmp_path / "task.py"
+    path.write_text(textwrap.dedent(f'''
+        import torch
+        import torch.nn as nn
+
+        DTYPE = "{dtype}"
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(8, 16)
+
+            def forward(self, x):
+                {body}
+
+
+        def get_inputs():
+            return [torch.randn(4, 8)]
+
+
+        def get_init_inputs():
+            return []
+        '''))
+    return load_task(path)
+
+
+@pytest.mark.parametrize("body, dtype, words", [
+    ("return self.fc(torch.relu(x))", "float32", "node 2 (aten.addmm.default): a product's "
+     "operand is computed before it"),
+    ("return torch.relu(self.fc(x))", "bfloat16", "a bfloat16 product"),
+])
+def test_decline_names_the_product_and_why(tmp_path, body, dtype, words):
+    result = generate(_task(tmp_path, body, dtype))
+    assert isinstance(result, NotCovered) and words in result.reason, result
+
+
+# the level-2 GEMM tasks the generator covers (the convolutions are the next step)
+LEVEL2_GEMM = [
+    "9_Matmul_Subtract_Multiply_ReLU", "12_Gemm_Multiply_LeakyReLU",
+    "14_Gemm_Divide_Sum_Scaling", "18_Matmul_Sum_Max_AvgPool_LogSumExp_LogSumExp",
+    "22_Matmul_Scale_ResidualAdd_Clamp_LogSumExp_Mish", "29_Matmul_Mish_Mish",
+    "40_Matmul_Scaling_ResidualAdd", "45_Gemm_Sigmoid_LogSumExp",
+    "53_Gemm_Scaling_Hardtanh_GELU", "56_Matmul_Sigmoid_Sum", "59_Matmul_Swish_Scaling",
+    "63_Gemm_ReLU_Divide", "64_Gemm_LogSumExp_LeakyReLU_LeakyReLU_GELU_GELU",
+    "68_Matmul_Min_Subtract", "70_Gemm_Sigmoid_Scaling_ResidualAdd", "76_Gemm_Add_ReLU",
+    "80_Gemm_Max_Subtract_GELU", "81_Gemm_Swish_Divide_Clamp_Tanh_Clamp",
+    "86_Matmul_Divide_GELU", "95_Matmul_Add_Swish_Tanh_GELU_Hardtanh",
+    "99_Matmul_GELU_Softmax",
+]
+
+
+@pytest.mark.skipif(LEVEL2 is None, reason="no KernelBench checkout under KernelBench/")
+def test_kernelbench_level2_gemm_coverage():
+    tasks, _ = load_suite(str(LEVEL2))
+    rows = {r.task: r for r in coverage(tasks)}
+    for name in LEVEL2_GEMM:
+        assert rows[name].family and rows[name].family.startswith("gemm"), rows[name].reason
+    # the official sizes render too (nothing is compiled)
+    for task in tasks:
+        if task.name in LEVEL2_GEMM:
+            assert "gemm_kernel[grid](" in generate(task).source
