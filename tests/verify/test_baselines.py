@@ -225,3 +225,43 @@ def test_every_process_of_the_worker_is_stopped_while_a_baseline_is_timed(
                      program=("-c", program + marker), on_timing=on_timing)
     assert not out.timed_out and not out.malformed, out
     assert running == [], f"{len(running)} samples of the worker's processes running"
+
+
+def _timed_prepared():
+    task = load_task(BUILTIN / "relu.py")
+    shape = task.shapes[0].name
+    return task, prepare(task, [shape], PROFILE, "cpu", twin=False, timed=True)
+
+
+def _probe_for(task, prepared, seed, k):
+    """What an honest worker reports for set k when its inputs came from `seed`."""
+    from warpsmith.verify.reference import timing_case
+
+    like = [c for c in prepared.cases if c.variant == "timing"][k]
+    case = timing_case(task, prepared, seed, like, "cpu")
+    return {"case": k, "values": [t.double().tolist() for t in case.ref],
+            "shapes": case.out_shapes}
+
+
+def test_every_block_times_fresh_sets_and_an_answer_replayed_from_another_set_fails():
+    """The warm-up's sets (the prepared timing seeds) are never timed: each go brings fresh
+    seeds, so an answer cached from the warm-up or an earlier block fails the probes (E18)."""
+    from warpsmith.verify.child.timing import parse_go
+    from warpsmith.verify.timing import _check_probes
+
+    task, prepared = _timed_prepared()
+    warm = {c.seed for c in prepared.cases if c.variant == "timing"}
+    timer = Baselines(task, prepared, PROFILE, device="cpu")
+    reply, honest, replayed = timer({"kind": "ready"}, b""), [], []
+    while _is_go(reply):
+        calls, _, seeds = parse_go(reply.decode())
+        assert not warm & set(seeds) and len(seeds) == len(warm)
+        honest.append(_probe_for(task, prepared, seeds[0], 0))
+        replayed.append(_probe_for(task, prepared, min(warm), 0))
+        reply = timer({"kind": "block"}, _block([1.0] * calls, {"probes": [honest[-1]] * (
+            calls + 1)}))
+    timing = timer.timing({"persisting_l2_raised": 0})
+    assert len({tuple(s) for s in timing["block_seeds"]}) == PROFILE.blocks  # fresh each
+    assert all(r.ok for r in _check_probes(timing, prepared, task, "cpu"))
+    timing["probes"] = [p | {"block": b} for b, p in enumerate(replayed)]
+    assert not any(r.ok for r in _check_probes(timing, prepared, task, "cpu"))

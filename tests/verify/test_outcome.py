@@ -13,7 +13,7 @@ CASES = [SimpleNamespace(variant="base", probes=[]),
 SOUND = {"times_us": {"candidate": [10.0, 11.0], "eager": [20.0], "compile": [15.0]},
          "shape": "gpu", "gpu": "NVIDIA H200", "clocks": [{"sm_clock_mhz": 1980}],
          "persisting_l2_raised": 0,
-         "probes": [{"case": 1, "values": [[0.5, 1.5]], "shapes": [[4, 2]]}],
+         "probes": [{"case": 0, "values": [[0.5, 1.5]], "shapes": [[4, 2]]}],
          "own_launches": [1, 2], "guarded": [{"forbidden_ops": [], "threads_started": 0}]}
 
 
@@ -29,12 +29,12 @@ def test_a_sound_timing_entry_passes():
     {"shape": "elsewhere"},
     {"clocks": "hot"},
     {"persisting_l2_raised": "no"},
-    {"probes": [{"case": 0, "values": [[0.5, 1.5]], "shapes": [[2]]}]},  # a checked case
-    {"probes": [{"case": 9, "values": [[0.5, 1.5]], "shapes": [[2]]}]},
-    {"probes": [{"case": 1, "values": [[0.5]], "shapes": [[2]]}]},
-    {"probes": [{"case": 1, "values": [0.5, 1.5], "shapes": [[2]]}]},  # not per output
-    {"probes": [{"case": 1, "values": [[0.5, 1.5]] * 2, "shapes": [[2]]}]},  # 2 of 1
-    {"probes": [{"case": 1, "values": [[0.5, 1.5]], "shapes": "4x2"}]},
+    {"probes": [{"case": -1, "values": [[0.5, 1.5]], "shapes": [[2]]}]},
+    {"probes": [{"case": 1, "values": [[0.5, 1.5]], "shapes": [[2]]}]},  # one set only
+    {"probes": [{"case": 0, "values": [[0.5]], "shapes": [[2]]}]},
+    {"probes": [{"case": 0, "values": [0.5, 1.5], "shapes": [[2]]}]},  # not per output
+    {"probes": [{"case": 0, "values": [[0.5, 1.5]] * 2, "shapes": [[2]]}]},  # 2 of 1
+    {"probes": [{"case": 0, "values": [[0.5, 1.5]], "shapes": "4x2"}]},
     {"probes": [{"case": True, "values": [[0.5, 1.5]], "shapes": [[2]]}]},
     {"probes": "none"},
     {"own_launches": [1.5]},

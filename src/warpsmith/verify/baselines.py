@@ -45,6 +45,8 @@ class Baselines:
         self.probes: list = []
         self.own_launches: list[int] = []  # per timed call, the candidate's Triton launches
         self.guarded: list[dict] = []  # per block, what the watched call did (child/timing.py)
+        self.block_seeds: list[list[int]] = []  # per candidate block, its fresh timing sets
+        self.sets = sum(c.variant == "timing" for c in prepared.cases)
         self.clocks: list[dict] = []
         self.notes: list[str] = []  # baselines left out, and why
         self.too_large = ""  # the baselines' memory did not fit: the verifier's limit
@@ -119,7 +121,9 @@ class Baselines:
         if problem:
             raise Malformed(f"a timing block {problem}")
         self.times[CANDIDATE] += block["times_us"]  # types: outcome.timing_problem
-        self.probes += block["probes"]
+        block_id = len(self.block_seeds) - 1  # ours, never the worker's word for it
+        self.probes += [p | {"block": block_id} if isinstance(p, dict) else p
+                        for p in block["probes"]]
         self.own_launches += block["own_launches"]
         self.guarded.append(block["guarded"])
         self.waiting = False
@@ -134,7 +138,9 @@ class Baselines:
                 if name == CANDIDATE:
                     self.waiting = True
                     calls = self.prof.calls_per_block
-                    return go_line(calls, self.rng.randrange(calls + 1))
+                    seeds = [self.rng.getrandbits(31) for _ in range(self.sets)]
+                    self.block_seeds.append(seeds)
+                    return go_line(calls, self.rng.randrange(calls + 1), seeds)
                 if name in self.impls:
                     self._time_block(name)
                 self._turn_done()
@@ -171,6 +177,7 @@ class Baselines:
         times = {n: t for n, t in self.times.items() if t}
         return {"times_us": times, "probes": self.probes, "clocks": self.clocks,
                 "own_launches": self.own_launches, "guarded": self.guarded,
+                "block_seeds": self.block_seeds,
                 "gpu": torch.cuda.get_device_name() if self.device == "cuda" else "cpu",
                 "persisting_l2_raised": raised, "shape": self.prepared.timed_shape,
                 "complete": self.next_turn == len(self.turns)}

@@ -136,9 +136,9 @@ def timing_problem(timing, cases: list, shapes) -> str:
         return "clocks entries are not objects"
     if not isinstance(timing.get("persisting_l2_raised"), int):
         return "persisting_l2_raised is not a count"
-    probes = timing.get("probes")
-    if not isinstance(probes, list) or not all(_probe_ok(p, cases) for p in probes):
-        return "probes do not name timing cases with their values"
+    probes, sets = timing.get("probes"), [c for c in cases if c.variant == "timing"]
+    if not isinstance(probes, list) or not all(_probe_ok(p, sets) for p in probes):
+        return "probes do not name timing sets with their values"
     launches, guarded = timing.get("own_launches"), timing.get("guarded")
     if not isinstance(launches, list) or not all(type(n) is int for n in launches):
         return "own_launches is not a count per timed call"
@@ -157,16 +157,16 @@ def _positive(value) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and 0 < value < 1e12
 
 
-def _probe_ok(probe, cases: list) -> bool:
-    """A probe names a timing case and gives, per output, as many values as that output has
-    positions (fewer outputs than the reference's are the trusted side's to fail), and the
-    shape of every output returned."""
+def _probe_ok(probe, sets: list) -> bool:
+    """A probe names one of its block's timing sets (the k-th timing case's positions) and
+    gives, per output, as many values as that output has positions (fewer outputs than the
+    reference's are the trusted side's to fail), and the shape of every output returned."""
     if not isinstance(probe, dict) or type(probe.get("case")) is not int:
         return False
     index, values, shapes = probe["case"], probe.get("values"), probe.get("shapes")
-    if not 0 <= index < len(cases) or cases[index].variant != "timing":
+    if not 0 <= index < len(sets):
         return False
-    positions = cases[index].probes
+    positions = sets[index].probes
     return isinstance(values, list) and len(values) <= len(positions) and all(
         isinstance(v, list) and len(v) == len(p) and all(_number(x) for x in v)
         for v, p in zip(values, positions, strict=False)) and isinstance(shapes, list) and \

@@ -33,11 +33,13 @@ SEEDS = "seeds"  # the `frame` by which the worker asks for its seeds, once its 
 GO, END = b"go\n", b"end\n"  # the trusted side's answers to one: time a block, or stop
 
 
-def go_line(calls: int, guarded: int) -> bytes:
+def go_line(calls: int, guarded: int, seeds: list[int]) -> bytes:
     """GO for one block: `calls` timed calls, and one more at position `guarded` (0..calls)
-    that runs watched like a checked call (child/timing.py), its time not kept. The trusted
-    side draws the position: the worker cannot tell the watched call from a timed one."""
-    return f"go {calls} {guarded}\n".encode()
+    that runs watched like a checked call (child/timing.py), its time not kept; the block's
+    timing sets are made from `seeds`, fresh for every block, so no set the candidate saw
+    before (in its warm-up, in an earlier block) is timed again. The trusted side draws
+    both: the worker cannot tell the watched call from a timed one."""
+    return f"go {calls} {guarded} {' '.join(map(str, seeds))}\n".encode()
 
 
 # Bound when this module is imported, before any candidate is: a candidate that rebinds

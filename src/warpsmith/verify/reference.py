@@ -119,13 +119,30 @@ def _keep_probes(case: Case, count: int = 64) -> Case:
     """A timing case is only ever probed: keep each output's shape and its expected values at
     secret positions of every output (not the first alone: a kernel that skips the others
     while timed is caught too), and let go of the rest (at GPU shapes, gigabytes per case)."""
-    case.probes = [[secrets.randbelow(max(1, t.numel())) for _ in range(count)]
-                   for t in case.ref]
-    case.out_shapes = [list(t.shape) for t in case.ref]
-    case.exact, case.ref = ([t.reshape(-1)[torch.tensor(p, device=t.device, dtype=torch.long)]
-                             for t, p in zip(outs, case.probes, strict=True)]
+    positions = [[secrets.randbelow(max(1, t.numel())) for _ in range(count)] for t in case.ref]
+    return _at_positions(case, positions)
+
+
+def _at_positions(case: Case, positions: list[list[int]]) -> Case:
+    case.probes, case.out_shapes = positions, [list(t.shape) for t in case.ref]
+    case.exact, case.ref = ([t.reshape(-1)[torch.tensor(p, device=t.device, dtype=torch.long)
+                                           % max(1, t.numel())]
+                             for t, p in zip(outs, positions, strict=False)]
                             for outs in (case.exact, case.ref))
     return case
+
+
+def timing_case(task: Task, prepared: Prepared, seed: int, like: Case, device: str) -> Case:
+    """A timed call's expected values at `like`'s probe positions (a timing case of the same
+    shape), for the inputs a timing block made from a fresh seed (baselines.py): no set is
+    timed that the candidate saw before its block, so none can be replayed. Evaluated after
+    the timing, when the trusted side's timing sets are let go."""
+    shape = Shape(like.shape, prepared.shapes[like.shape]["values"])
+    inputs = case_inputs(task, shape, device, seed, "timing")
+    model = prepared.models[like.shape]
+    case = _evaluate(task, (model, *prepared.exact_models[like.shape]), like.shape, "timing",
+                     seed, inputs)
+    return _at_positions(case, like.probes)
 
 
 def _forget(prepared: Prepared, name: str) -> None:

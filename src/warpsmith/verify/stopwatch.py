@@ -27,13 +27,17 @@ class Slots:
     apart: that needs a fresh set for every timed call (docs/verifier.md)."""
 
     def __init__(self, pool: list):
-        self.pool = pool if len(pool) % 2 else pool[:-1] or pool
         first = pool[0][1]
         self.buffers = [[_clone(x) for x in first] for _ in range(2)]
         self.calls: dict[str, int] = {}
+        self.rng = random.SystemRandom()
+        self.refill(pool)
+
+    def refill(self, pool: list) -> None:
+        """New sets (a timing block's, made from fresh seeds) in the same buffers."""
+        self.pool = pool if len(pool) % 2 else pool[:-1] or pool
         self.held = [-1, -1]  # which set each buffer holds
         self.rounds: dict[str, list[int]] = {}  # per implementation: sets left this round
-        self.rng = random.SystemRandom()
 
     def next(self, name: str) -> tuple[int, list]:
         n = self.calls.get(name, 0)

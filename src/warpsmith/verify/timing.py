@@ -13,7 +13,7 @@ from ..tasks.gpus import roofline_floor
 from ..types import CaseResult, Floor, Task, Timing, Verdict
 from .correctness import compare
 from .outcome import timing_problem
-from .reference import Prepared
+from .reference import Prepared, timing_case
 
 
 def summarise(name: str, samples: list[float]) -> Timing:
@@ -79,7 +79,7 @@ def timing_verdict(verdict: Verdict, baselines, report: dict, task: Task,
     if rules:
         return replace(verdict, status="rejected", correct=False, rules=tuple(
             dict.fromkeys(r for r, _ in rules)), reasons=tuple(why for _, why in rules))
-    bad = [r for r in _check_probes(timing["probes"], prepared, task) if not r.ok]
+    bad = [r for r in _check_probes(timing, prepared, task, baselines.device) if not r.ok]
     if bad:
         return replace(verdict, status="incorrect", correct=False, cases=verdict.cases + tuple(
             bad[:3]), reasons=(f"{len(bad)} timed calls returned wrong values: the kernel "
@@ -108,18 +108,31 @@ def timed_problems(timing: dict, triton: bool) -> list[tuple[str, str]]:
     return found
 
 
-def _check_probes(probes: list[dict], prepared: Prepared, task: Task) -> list[CaseResult]:
+def _check_probes(timing: dict, prepared: Prepared, task: Task,
+                  device: str) -> list[CaseResult]:
+    """Each probe against its block's fresh set (baselines.py draws the seeds), evaluated
+    now, one set at a time: the timing's memory is let go by then."""
+    sets = [c for c in prepared.cases if c.variant == "timing"]
+    by_set: dict[tuple[int, int], list[dict]] = {}
+    for probe in timing["probes"]:
+        by_set.setdefault((probe["block"], probe["case"]), []).append(probe)
     results = []
-    for probe in probes:
-        case = prepared.cases[probe["case"]]
-        if probe["shapes"] != case.out_shapes:
-            results.append(CaseResult(case.shape, "timed", ok=False, problem=(
-                f"a timed call returned outputs of shapes {str(probe['shapes'])[:200]}, "
-                f"the reference {case.out_shapes}")))
-            continue
-        for values, exact, ref in zip(probe["values"], case.exact, case.ref, strict=True):
-            got = torch.tensor(values, dtype=torch.float64, device=ref.device).to(ref.dtype)
-            results.append(compare(got, exact, ref, case.shape, "timed", task.tolerance))
+    for (block, k), probes in by_set.items():
+        like = sets[k]
+        case = timing_case(task, prepared, timing["block_seeds"][block][k], like, device)
+        results += [r for probe in probes for r in _check_probe(probe, case, task)]
+    return results
+
+
+def _check_probe(probe: dict, case, task: Task) -> list[CaseResult]:
+    if probe["shapes"] != case.out_shapes or len(probe["values"]) != len(case.ref):
+        return [CaseResult(case.shape, "timed", ok=False, problem=(
+            f"a timed call returned outputs of shapes {str(probe['shapes'])[:200]}, "
+            f"the reference {case.out_shapes}"))]
+    results = []
+    for values, exact, ref in zip(probe["values"], case.exact, case.ref, strict=True):
+        got = torch.tensor(values, dtype=torch.float64, device=ref.device).to(ref.dtype)
+        results.append(compare(got, exact, ref, case.shape, "timed", task.tolerance))
     return results
 
 

@@ -17,7 +17,9 @@ import json
 import torch
 from torch.utils._pytree import tree_leaves
 
+from ...types import Shape
 from .. import cudadriver
+from ..inputs import case_inputs
 from ..protocol import END, GO, TIMING
 from ..stopwatch import Slots, flush_buffer, timed_call, warm_up
 from . import integrity
@@ -36,15 +38,21 @@ def time_candidate(job: dict, models: dict, data: dict, module_task: str, channe
 
     send, read_line = channel
     prof, task = profile(job["profile"]), load_task(module_task)
-    # Timed calls see only inputs the candidate was never checked on (made by the worker
-    # from their seeds just now; the checked calls' inputs were freed after each call).
-    pool = [(i, c["inputs"]) for i, c in enumerate(data["cases"]) if c["variant"] == "timing"]
-    model, probes = models[job["timed_shape"]], {int(k): v for k, v in job["probes"].items()}
+    # The warm-up sees only inputs the candidate was never checked on (made by the worker
+    # from their seeds just now), and each block fresh ones again, from the seeds its go
+    # brings: no set is timed that the candidate saw before its block (a replay, E18).
+    pool = [(k, c.pop("inputs")) for k, c in enumerate(
+        c for c in data["cases"] if c["variant"] == "timing")]
+    model, by_case = models[job["timed_shape"]], {int(k): v for k, v in job["probes"].items()}
+    probes = dict(enumerate(by_case[i] for i in sorted(by_case)))  # per set of a block
+    shape = Shape(job["timed_shape"], data["shapes"][job["timed_shape"]]["values"])
     gpu = job["device"] == "cuda"  # on the CPU (tests of the protocol): no L2 to guard
     timer = _Block(model, Slots(pool), flush_buffer(job["device"]), probes, gpu)
     timer.guards = (*guards, tuple(task.allowed_torch))
+    timer.make = lambda seed: case_inputs(task, shape, job["device"], seed, "timing")
     with torch.no_grad(), tf32_policy(task):
         warm_up(model, pool, prof.warmup_s)
+        del pool
         guards[0].take()  # the warm-up's launches are no timed call's
         send({"frame": TIMING, "kind": "ready"}, b"")
         while (order := parse_go(line := read_line() or "")) is not None:
@@ -64,8 +72,11 @@ class _Block:
             probes, gpu
         self.raised, self.tampered = 0, set()
 
-    def run(self, calls: int, guarded: int) -> dict:
+    def run(self, calls: int, guarded: int, seeds: list[int]) -> dict:
+        self.slots.refill([])  # the last block's sets let go before the new ones are made
+        self.slots.refill([(k, self.make(seed)) for k, seed in enumerate(seeds)])
         if self.gpu:
+            torch.cuda.synchronize()  # the sets made before the first timed call
             cudadriver.reset_persisting_l2()
         block = {"times_us": [], "probes": [], "own_launches": [], "guarded": {}}
         for call in range(calls + 1):
@@ -93,15 +104,16 @@ class _Block:
         return us, out
 
 
-def parse_go(line: str) -> tuple[int, int] | None:
-    """`go CALLS GUARDED` (protocol.go_line): how many timed calls this block makes, and the
-    position of the extra watched one; None for anything else (`end`)."""
+def parse_go(line: str) -> tuple[int, int, list[int]] | None:
+    """`go CALLS GUARDED SEED…` (protocol.go_line): how many timed calls this block makes,
+    the position of the extra watched one, the seeds of its sets; None for anything else
+    (`end`)."""
     parts = line.split()
-    if len(parts) != 3 or parts[0] != GO.decode().strip() or \
+    if len(parts) < 4 or parts[0] != GO.decode().strip() or \
             not all(p.isdigit() for p in parts[1:]):
         return None
-    calls, guarded = int(parts[1]), int(parts[2])
-    return (calls, guarded) if guarded <= calls else None
+    calls, guarded, *seeds = map(int, parts[1:])
+    return (calls, guarded, seeds) if guarded <= calls else None
 
 
 def _guard_persisting_l2() -> int:
