@@ -243,25 +243,28 @@ def _probe_for(task, prepared, seed, k):
             "shapes": case.out_shapes}
 
 
-def test_every_block_times_fresh_sets_and_an_answer_replayed_from_another_set_fails():
-    """The warm-up's sets (the prepared timing seeds) are never timed: each go brings fresh
-    seeds, so an answer cached from the warm-up or an earlier block fails the probes (E18)."""
+def test_every_timed_call_gets_fresh_inputs_and_an_answer_replayed_from_others_fails():
+    """The warm-up's sets (the prepared timing seeds) are never timed: each go brings a
+    fresh seed for every call of its block, so an answer cached from the warm-up or an
+    earlier call fails the probes (E18)."""
     from warpsmith.verify.child.timing import parse_go
     from warpsmith.verify.timing import _check_probes
 
     task, prepared = _timed_prepared()
     warm = {c.seed for c in prepared.cases if c.variant == "timing"}
     timer = Baselines(task, prepared, PROFILE, device="cpu")
-    reply, honest, replayed = timer({"kind": "ready"}, b""), [], []
+    reply, replayed = timer({"kind": "ready"}, b""), []
     while _is_go(reply):
         calls, _, seeds = parse_go(reply.decode())
-        assert not warm & set(seeds) and len(seeds) == len(warm)
-        honest.append(_probe_for(task, prepared, seeds[0], 0))
-        replayed.append(_probe_for(task, prepared, min(warm), 0))
-        reply = timer({"kind": "block"}, _block([1.0] * calls, {"probes": [honest[-1]] * (
-            calls + 1)}))
+        assert not warm & set(seeds) and len(set(seeds)) == calls + 1
+        honest = [_probe_for(task, prepared, seed, i % len(warm))
+                  for i, seed in enumerate(seeds)]
+        replayed += [_probe_for(task, prepared, min(warm), i % len(warm))
+                     for i in range(calls + 1)]
+        reply = timer({"kind": "block"}, _block([1.0] * calls, {"probes": honest}))
     timing = timer.timing({"persisting_l2_raised": 0})
-    assert len({tuple(s) for s in timing["block_seeds"]}) == PROFILE.blocks  # fresh each
+    assert len(timing["probes"]) == PROFILE.blocks * (PROFILE.calls_per_block + 1)
     assert all(r.ok for r in _check_probes(timing, prepared, task, "cpu"))
-    timing["probes"] = [p | {"block": b} for b, p in enumerate(replayed)]
+    timing["probes"] = [p | {k: q[k] for k in ("block", "call", "case")}
+                        for p, q in zip(replayed, timing["probes"], strict=True)]
     assert not any(r.ok for r in _check_probes(timing, prepared, task, "cpu"))

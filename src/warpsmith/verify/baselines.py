@@ -45,8 +45,9 @@ class Baselines:
         self.probes: list = []
         self.own_launches: list[int] = []  # per timed call, the candidate's Triton launches
         self.guarded: list[dict] = []  # per block, what the watched call did (child/timing.py)
-        self.block_seeds: list[list[int]] = []  # per candidate block, its fresh timing sets
-        self.sets = sum(c.variant == "timing" for c in prepared.cases)
+        self.block_seeds: list[list[int]] = []  # per candidate block, a fresh set per call
+        # the timing cases, whose probe positions the calls of a block take in turn
+        self.sets = max(1, sum(c.variant == "timing" for c in prepared.cases))
         self.clocks: list[dict] = []
         self.notes: list[str] = []  # baselines left out, and why
         self.too_large = ""  # the baselines' memory did not fit: the verifier's limit
@@ -121,9 +122,11 @@ class Baselines:
         if problem:
             raise Malformed(f"a timing block {problem}")
         self.times[CANDIDATE] += block["times_us"]  # types: outcome.timing_problem
-        block_id = len(self.block_seeds) - 1  # ours, never the worker's word for it
-        self.probes += [p | {"block": block_id} if isinstance(p, dict) else p
-                        for p in block["probes"]]
+        # Which call (its seed) and which positions each probe is for: ours, never the
+        # worker's word for it (a probe per call, in order: _block_problem)
+        block_id = len(self.block_seeds) - 1
+        self.probes += [p | {"block": block_id, "call": i, "case": i % self.sets}
+                        if isinstance(p, dict) else p for i, p in enumerate(block["probes"])]
         self.own_launches += block["own_launches"]
         self.guarded.append(block["guarded"])
         self.waiting = False
@@ -138,7 +141,7 @@ class Baselines:
                 if name == CANDIDATE:
                     self.waiting = True
                     calls = self.prof.calls_per_block
-                    seeds = [self.rng.getrandbits(31) for _ in range(self.sets)]
+                    seeds = [self.rng.getrandbits(31) for _ in range(calls + 1)]
                     self.block_seeds.append(seeds)
                     return go_line(calls, self.rng.randrange(calls + 1), seeds)
                 if name in self.impls:

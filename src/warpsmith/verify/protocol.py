@@ -35,10 +35,10 @@ GO, END = b"go\n", b"end\n"  # the trusted side's answers to one: time a block, 
 
 def go_line(calls: int, guarded: int, seeds: list[int]) -> bytes:
     """GO for one block: `calls` timed calls, and one more at position `guarded` (0..calls)
-    that runs watched like a checked call (child/timing.py), its time not kept; the block's
-    timing sets are made from `seeds`, fresh for every block, so no set the candidate saw
-    before (in its warm-up, in an earlier block) is timed again. The trusted side draws
-    both: the worker cannot tell the watched call from a timed one."""
+    that runs watched like a checked call (child/timing.py), its time not kept; each of the
+    calls+1 calls gets inputs made from its own seed, so no inputs the candidate saw before
+    (in its warm-up, in an earlier call) are timed again. The trusted side draws all of it:
+    the worker cannot tell the watched call from a timed one."""
     return f"go {calls} {guarded} {' '.join(map(str, seeds))}\n".encode()
 
 

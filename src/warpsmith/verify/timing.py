@@ -110,17 +110,15 @@ def timed_problems(timing: dict, triton: bool) -> list[tuple[str, str]]:
 
 def _check_probes(timing: dict, prepared: Prepared, task: Task,
                   device: str) -> list[CaseResult]:
-    """Each probe against its block's fresh set (baselines.py draws the seeds), evaluated
-    now, one set at a time: the timing's memory is let go by then."""
+    """Each probe against the reference of its call's own fresh set (baselines.py draws a
+    seed per timed call), evaluated now, one at a time: the timing's memory is let go by
+    then. The positions are those of the timing cases, taken in turn."""
     sets = [c for c in prepared.cases if c.variant == "timing"]
-    by_set: dict[tuple[int, int], list[dict]] = {}
-    for probe in timing["probes"]:
-        by_set.setdefault((probe["block"], probe["case"]), []).append(probe)
     results = []
-    for (block, k), probes in by_set.items():
-        like = sets[k]
-        case = timing_case(task, prepared, timing["block_seeds"][block][k], like, device)
-        results += [r for probe in probes for r in _check_probe(probe, case, task)]
+    for probe in timing["probes"]:
+        seed = timing["block_seeds"][probe["block"]][probe["call"]]
+        case = timing_case(task, prepared, seed, sets[probe["case"]], device)
+        results += _check_probe(probe, case, task)
     return results
 
 

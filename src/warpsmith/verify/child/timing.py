@@ -39,8 +39,8 @@ def time_candidate(job: dict, models: dict, data: dict, module_task: str, channe
     send, read_line = channel
     prof, task = profile(job["profile"]), load_task(module_task)
     # The warm-up sees only inputs the candidate was never checked on (made by the worker
-    # from their seeds just now), and each block fresh ones again, from the seeds its go
-    # brings: no set is timed that the candidate saw before its block (a replay, E18).
+    # from their seeds just now), and every timed call fresh ones again, from the seeds its
+    # block's go brings: no call's inputs were seen before it (a replay, E18).
     pool = [(k, c.pop("inputs")) for k, c in enumerate(
         c for c in data["cases"] if c["variant"] == "timing")]
     model, by_case = models[job["timed_shape"]], {int(k): v for k, v in job["probes"].items()}
@@ -73,14 +73,11 @@ class _Block:
         self.raised, self.tampered = 0, set()
 
     def run(self, calls: int, guarded: int, seeds: list[int]) -> dict:
-        self.slots.refill([])  # the last block's sets let go before the new ones are made
-        self.slots.refill([(k, self.make(seed)) for k, seed in enumerate(seeds)])
         if self.gpu:
-            torch.cuda.synchronize()  # the sets made before the first timed call
             cudadriver.reset_persisting_l2()
         block = {"times_us": [], "probes": [], "own_launches": [], "guarded": {}}
         for call in range(calls + 1):
-            case, inputs = self.slots.next("candidate")
+            case, inputs = self._fresh(call, seeds[call % len(seeds)])
             self.raised += self.gpu and _guard_persisting_l2()
             state = integrity.knobs()
             if call == guarded:
@@ -95,6 +92,15 @@ class _Block:
         self.raised += self.gpu and _guard_persisting_l2()
         return block
 
+    def _fresh(self, call: int, seed: int):
+        """This call's inputs, made from its own seed (the last call's let go first), in the
+        next rotating buffer; probed at the positions of timing case `call % sets`."""
+        self.slots.refill([])
+        self.slots.refill([(call % len(self.probes), self.make(seed))])
+        if self.gpu:
+            torch.cuda.synchronize()  # made before the call's flush and events
+        return self.slots.next("candidate")
+
     def _guarded(self, inputs, record: dict):
         _, threads, allowed = self.guards
         with OpGuard(allowed) as ops, threads:
@@ -106,8 +112,8 @@ class _Block:
 
 def parse_go(line: str) -> tuple[int, int, list[int]] | None:
     """`go CALLS GUARDED SEED…` (protocol.go_line): how many timed calls this block makes,
-    the position of the extra watched one, the seeds of its sets; None for anything else
-    (`end`)."""
+    the position of the extra watched one, a seed for each of its calls; None for anything
+    else (`end`)."""
     parts = line.split()
     if len(parts) < 4 or parts[0] != GO.decode().strip() or \
             not all(p.isdigit() for p in parts[1:]):
