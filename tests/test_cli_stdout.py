@@ -63,7 +63,7 @@ def test_tasks_list_json_is_one_object_while_a_task_prints(tmp_path):
     res = run("tasks", "list", str(suite), "--json", tmp=tmp_path)
     assert res.returncode == 0, res.stderr
     data = json.loads(res.stdout)  # json.loads refuses anything before or after the object
-    assert [t["name"] for t in data["tasks"]] == ["relu_chatty"]
+    assert [t["title"] for t in data["tasks"]] == ["relu_chatty"]
     for said in SAID:
         assert said in res.stderr, (said, res.stderr)
 
@@ -79,7 +79,8 @@ def test_verify_json_is_one_object_while_the_task_prints(tmp_path):
 def test_library_json_is_one_object_while_a_task_prints(tmp_path):
     res = run("library", str(chatty_suite(tmp_path)), "--json", tmp=tmp_path)
     data = json.loads(res.stdout)
-    assert res.returncode == 0 and data["tasks"][0]["task"] == "relu_chatty", res.stderr
+    assert res.returncode == 0, res.stderr
+    assert data["tasks"][0]["task"].startswith("relu_chatty@"), res.stderr
     assert all(said in res.stderr for said in SAID), res.stderr
 
 
@@ -93,7 +94,7 @@ def test_under_click_runner_results_reach_its_stdout(tmp_path):
 
     res = CliRunner().invoke(tasks_group, ["list", str(chatty_suite(tmp_path)), "--json"])
     assert res.exit_code == 0, res.output
-    assert json.loads(res.stdout)["tasks"][0]["name"] == "relu_chatty"
+    assert json.loads(res.stdout)["tasks"][0]["title"] == "relu_chatty"
     assert "python print at import" in res.stderr
 
 

@@ -6,6 +6,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+# A task from outside the built-in suite is named NAME@DIGEST (tasks.suite.stored_name): the
+# store keys verdicts, bench items and searches by name, and two folders' relu.py must stay
+# apart there. People read the part before the mark.
+NAME_MARK = "@"
+
+
+def readable_task_name(name: str) -> str:
+    """'relu@1a2b3c4d' -> 'relu'; a built-in name as it is."""
+    return name.split(NAME_MARK, 1)[0]
+
 
 @dataclass(frozen=True)
 class Shape:
@@ -25,6 +35,11 @@ class Task:
     allowed_torch: tuple[str, ...] = ()
     nonnegative_inputs: tuple[int, ...] = ()
     level: str | None = None
+
+    @property
+    def title(self) -> str:
+        """The name people read (and the file names made for it): without the digest."""
+        return readable_task_name(self.name)
 
     def shape(self, name: str) -> Shape:
         for shape in self.shapes:

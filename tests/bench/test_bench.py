@@ -37,12 +37,12 @@ def uninterrupted(small, tmp_path_factory):
 def test_dir_bench_report(uninterrupted):
     result, report, _, _ = uninterrupted
     assert result.status == "finished" and result.done == result.total == 4
-    assert {r["task"]: r["status"] for r in report["tasks"]} == EXPECTED
+    assert {r["title"]: r["status"] for r in report["tasks"]} == EXPECTED
     overall = report["metrics"]["overall"]
     assert overall["correctness_rate"] == 0.5 and overall["tasks"] == 4
     assert overall["fast_p"]["eager"]["1"] is None  # the CPU times nothing: not measured
     assert overall["cost_per_task_usd"] is None
-    rows = {r["task"]: r for r in report["tasks"]}
+    rows = {r["title"]: r for r in report["tasks"]}
     assert rows["level1/relu"]["candidate"].endswith("kernels/relu.py")
     assert rows["level1/softmax"]["candidate"].endswith("level1/softmax.py")
     assert "outside" in rows["level1/softmax"]["reason"]
@@ -144,7 +144,7 @@ def test_tasks_option_benches_only_the_named_tasks(small, tmp_path, monkeypatch)
                                     "--db", str(db), "--json"])
     assert run.exit_code == 0, run.output
     report = json.loads(run.output[run.output.index("{"):])
-    assert {r["task"]: r["status"] for r in report["tasks"]} == {
+    assert {r["title"]: r["status"] for r in report["tasks"]} == {
         "level1/relu": "passed", "level1/silu": "no_candidate"}
     bad = runner.invoke(cli_group, ["bench", str(suite), "--generator", f"dir:{kernels}",
                                     "--device", "cpu", "--tasks", "relu,nope", "--db", str(db)])
@@ -160,7 +160,7 @@ def test_an_exception_from_one_verification_is_that_item_not_the_bench(small, tm
     real = InlineExecutor.verify
 
     def flaky(self, task, candidate, **kw):
-        if task.name.endswith("relu"):
+        if task.title.endswith("relu"):
             raise RuntimeError("the verifier broke on this one")
         return real(self, task, candidate, **kw)
 
@@ -170,7 +170,7 @@ def test_an_exception_from_one_verification_is_that_item_not_the_bench(small, tm
     assert result.status == "finished"
     from warpsmith.bench.store import BenchStore
 
-    items = {i.task: i for i in BenchStore(tmp_path / "b.sqlite").items(result.bench_id)}
+    items = {i.title: i for i in BenchStore(tmp_path / "b.sqlite").items(result.bench_id)}
     assert items["level1/relu"].status == "verifier_error"
     assert "broke on this one" in items["level1/relu"].note
     assert items["level1/sigmoid"].status == "passed"

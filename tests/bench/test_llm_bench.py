@@ -55,7 +55,7 @@ def test_llm_bench_over_two_tasks_with_the_budget_split(server, home):
                    provider_settings=FAST, on_progress=seen.append)
     assert result.status == "finished" and len(server.requests) == 2
     report = load_report(result.bench_id, home / "s.sqlite")
-    rows = {r["task"]: r for r in report["tasks"]}
+    rows = {r["title"]: r for r in report["tasks"]}
     assert rows["level1/relu"]["status"] == "passed"
     assert rows["level1/sigmoid"]["status"] == "incorrect"
     assert rows["level1/relu"]["candidate"].endswith("level1_relu_s0.py")

@@ -29,7 +29,7 @@ def _items(suite: Path, db: Path) -> dict:
     assert result.status == "finished"
     store = BenchStore(db)
     try:
-        return {i.task: i for i in store.items(result.bench_id)}
+        return {i.title: i for i in store.items(result.bench_id)}
     finally:
         store.close()
 

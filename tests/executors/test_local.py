@@ -133,7 +133,7 @@ def test_bench_and_optimize_take_executor_and_store_it(tmp_path, monkeypatch):
                                    "--device", "cpu", "--executor", "local", "--json"])
     assert run.exit_code == 0, run.output
     report = json.loads(run.stdout)
-    assert {r["task"]: r["status"] for r in report["tasks"]} == {
+    assert {r["title"]: r["status"] for r in report["tasks"]} == {
         "level1/relu": "passed", "level1/softmax": "incorrect"}
     from warpsmith.bench import BenchStore
 

@@ -20,6 +20,7 @@ from warpsmith.library.graph_view import regroup
 from warpsmith.library.scan_walk import Pos
 from warpsmith.tasks import load_task
 from warpsmith.tasks.suite import load_suite
+from warpsmith.types import readable_task_name
 
 QUICK = replace(PROFILES["quick"], timeout_s=120)
 OWN = Path(__file__).parent / "tasks"
@@ -173,7 +174,7 @@ def test_softmax_over_a_leading_dim_is_three_passes(tmp_path):
 @pytest.mark.skipif(LEVEL1 is None, reason="no KernelBench checkout under KernelBench/")
 def test_kernelbench_level1_coverage():
     tasks, errors = load_suite(str(LEVEL1))
-    rows = {r.task: r for r in coverage(tasks)}
+    rows = {readable_task_name(r.task): r for r in coverage(tasks)}  # 19_ReLU@digest
     covered = sorted(n for n, r in rows.items() if r.family)
     # every task but the 35 convolutions
     assert len(covered) >= 65, "\n".join(f"{n}: {r.reason}" for n, r in rows.items()

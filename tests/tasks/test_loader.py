@@ -13,7 +13,7 @@ FIXTURES = Path(__file__).parent / "fixtures"
 def test_kernelbench_folder_loads_as_a_suite():
     tasks, errors = load_suite(FIXTURES / "kb_level1")
     assert not errors
-    assert [t.name for t in tasks] == [
+    assert [t.title for t in tasks] == [
         "1_Square_matrix_multiplication_", "23_Softmax", "54_conv_standard_3D"]
     assert all(t.shapes[0].name == "default" and t.dtype == "float32" for t in tasks)
 

@@ -25,13 +25,13 @@ kernelbench = pytest.mark.skipif(not (CHECKOUT / "level1").is_dir(),
 def test_a_level_folder_gives_its_level_and_problem_order():
     tasks, errors = load_suite(TWINS / "level1")
     assert not errors
-    assert [t.name for t in tasks] == ["1_ReLU", "2_ReLU_large", "10_ReLU", "100_ReLU"]
+    assert [t.title for t in tasks] == ["1_ReLU", "2_ReLU_large", "10_ReLU", "100_ReLU"]
     assert {t.level for t in tasks} == {"level1"} and level_number("level1") == 1
 
 
 def test_a_checkout_root_gives_levels_from_sub_folders_in_order():
     tasks, errors = load_suite(TWINS)
-    assert [t.name for t in tasks][:4] == ["level1/1_ReLU", "level1/2_ReLU_large",
+    assert [t.title for t in tasks][:4] == ["level1/1_ReLU", "level1/2_ReLU_large",
                                            "level1/10_ReLU", "level1/100_ReLU"]
     assert [t.level for t in tasks][-2:] == ["level2", "level3"]
     assert len(errors) == 1  # the einops file
@@ -116,7 +116,7 @@ def test_kernelbench_level3_names_einops_and_counts_what_it_can():
     tasks, errors = load_suite(CHECKOUT / "level3")
     assert len(tasks) == 48 and len(errors) == 2
     assert all("pip install einops" in str(e) for e in errors)
-    swin = next(t for t in tasks if t.name == "29_SwinMLP")
+    swin = next(t for t in tasks if t.title == "29_SwinMLP")
     assert not count_cost(swin, "default").countable
 
 

@@ -101,17 +101,17 @@ def find_candidate(root: Path, task: Task, sample: int) -> Path | None:
 
 
 def candidate_names(task: Task, sample: int) -> list[str]:
-    stem = task.name.rsplit("/", 1)[-1]
-    flat = task.name.replace("/", "_")
+    stem = task.title.rsplit("/", 1)[-1]  # a folder's relu@1a2b3c4d is still relu.py
+    flat = task.title.replace("/", "_")
     leveled = [f"{task.level}_{stem}"] if task.level else []
-    bases = list(dict.fromkeys([task.name, stem, flat, *leveled]))
+    bases = list(dict.fromkeys([task.title, stem, flat, *leveled]))
     plain = [f"{b}.py" for b in bases] + [f"{flat}_best.py"] if sample == 0 else []
     return plain + [f"{b}_sample_{sample}.py" for b in bases]
 
 
 def kernelbench_pattern(task: Task, sample: int) -> str | None:
     """KernelBench numbers its problems by the task file's leading integer."""
-    problem = re.match(r"(\d+)_", task.name.rsplit("/", 1)[-1])
+    problem = re.match(r"(\d+)_", task.title.rsplit("/", 1)[-1])
     if problem is None:
         return None
     level = re.search(r"(\d+)$", task.level or "")
@@ -131,7 +131,7 @@ class LLMGenerator:
     def produce(self, job: Job) -> Produced:
         from ..search import optimize, resume
 
-        out = job.workdir / f"{job.task.name.replace('/', '_')}_s{job.sample}.py"
+        out = job.workdir / f"{job.task.title.replace('/', '_')}_s{job.sample}.py"
         providers = self.provider_settings
         if job.resume_run:
             result = resume(job.resume_run, job.db, providers, budget=job.budget,

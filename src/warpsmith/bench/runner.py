@@ -107,8 +107,9 @@ def bench(suite: str | Path, generator: str, settings: BenchSettings = DEFAULT_S
 
 
 def select(tasks: list[Task], names: list[str], suite) -> list[Task]:
-    """The suite's tasks named in `names` (full or last part of the name), in suite order."""
-    short = {t.name.rsplit("/", 1)[-1]: t.name for t in tasks}
+    """The suite's tasks named in `names` (full or last part of the name, with or without
+    the digest a folder's tasks are stored with), in suite order."""
+    short = {t.title.rsplit("/", 1)[-1]: t.name for t in tasks} | {t.title: t.name for t in tasks}
     full = {t.name for t in tasks}
     unknown = [n for n in names if n not in full and n not in short]
     if unknown:
@@ -194,7 +195,7 @@ class _Run:
     def _start(self, task: Task, sample: int, finished: queue.Queue) -> None:
         """With one slot the item runs here, on the caller's thread; with more, on a daemon
         thread (one left running by Ctrl-C must not hold the process open)."""
-        self._report(f"{task.name} #{sample}", None)
+        self._report(f"{task.title} #{sample}", None)
         if self.slots == 1:
             finished.put(((task.name, sample), self._one(task, sample), None))
             return

@@ -76,7 +76,7 @@ def _verifier_status(error: Exception) -> str:
 def write_reference_candidate(task: Task, workdir: Path) -> Path:
     """The task's file with `ModelNew` as its Model: same constructor, same forward."""
     workdir.mkdir(parents=True, exist_ok=True)
-    path = workdir / f"{task.name.replace('/', '_')}_reference.py"
+    path = workdir / f"{task.title.replace('/', '_')}_reference.py"
     path.write_text(task.source + "\n\nclass ModelNew(Model):\n    pass\n")
     return path
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..store.db import connect
 from ..store.sqlite import verdict_from_dict, verdict_to_dict
-from ..types import Verdict
+from ..types import Verdict, readable_task_name
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS benches (
@@ -77,6 +77,10 @@ class Item:
     @property
     def passed(self) -> bool:
         return self.status == "passed"
+
+    @property
+    def title(self) -> str:
+        return readable_task_name(self.task)
 
 
 @dataclass(frozen=True)

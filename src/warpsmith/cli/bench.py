@@ -11,6 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from ..config import PROFILES, db_path
 from ..errors import UsageError
 from ..executors import check_spec
+from ..types import readable_task_name
 from . import common, output
 
 err = output.err_console()
@@ -161,7 +162,8 @@ class _View:
         self.bar.update(self.task, completed=p.done, description=p.current or "",
                         left=_left(p))
         if p.last is not None and not self.quiet:
-            self.bar.console.print(f"{p.last.task} #{p.last.sample}: {_status(p.last)}",
+            name = readable_task_name(p.last.task)
+            self.bar.console.print(f"{name} #{p.last.sample}: {_status(p.last)}",
                                    highlight=False)
 
 

@@ -23,6 +23,7 @@ def library_command(suite: str, as_json: bool) -> int:
     """
     from ..library import coverage
     from ..tasks import load_suite, resolve_task
+    from ..types import readable_task_name
 
     if suite.endswith(".py"):
         tasks, errors = [resolve_task(suite)], []
@@ -38,7 +39,8 @@ def library_command(suite: str, as_json: bool) -> int:
     else:
         table = Table("task", "families", "kernels", "or why not", title=suite)
         for r in rows:
-            table.add_row(r.task, r.family or "", str(r.kernels or ""), r.reason)
+            table.add_row(readable_task_name(r.task), r.family or "", str(r.kernels or ""),
+                          r.reason)
         out = output.console()
         out.print(table)
         out.print(f"{covered} of {len(rows)} tasks covered")

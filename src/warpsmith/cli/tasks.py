@@ -82,8 +82,9 @@ def show_task(task: str, gpu: str, as_json: bool, no_source: bool, no_check: boo
         output.echo(json.dumps(details | {"source": loaded.source}, indent=2))
         return 0
     out = output.console()
-    out.print(f"[bold]{loaded.name}[/bold]  {loaded.description}")
-    out.print(f"{loaded.path}\ndtype {loaded.dtype}"
+    out.print(f"[bold]{loaded.title}[/bold]  {loaded.description}")
+    stored = f" (stored as {loaded.name})" if loaded.name != loaded.title else ""
+    out.print(f"{loaded.path}{stored}\ndtype {loaded.dtype}"
               f"{' (TF32 allowed)' if loaded.allow_tf32 else ''}", highlight=False)
     if not no_source and out.is_terminal:
         out.print(Syntax(loaded.source, "python", line_numbers=False))
@@ -97,7 +98,7 @@ def show_task(task: str, gpu: str, as_json: bool, no_source: bool, no_check: boo
 
 def _print_table(suite: str, tasks, warnings: dict | None = None) -> None:
     table = Table(title=f"{len(tasks)} tasks in {suite}", title_justify="left")
-    width = max((len(t.name) for t in tasks), default=4)
+    width = max((len(t.title) for t in tasks), default=4)
     table.add_column("task", no_wrap=True, min_width=width)
     table.add_column("dtype", no_wrap=True, min_width=8)
     table.add_column("shapes", no_wrap=True, min_width=9)
@@ -105,7 +106,7 @@ def _print_table(suite: str, tasks, warnings: dict | None = None) -> None:
     if warnings is not None:
         table.add_column("admission warnings", overflow="fold", ratio=1)
     for t in tasks:
-        row = [t.name, t.dtype, ",".join(s.name for s in t.shapes), t.description]
+        row = [t.title, t.dtype, ",".join(s.name for s in t.shapes), t.description]
         extra = ["; ".join(warnings[t.name]) or "-"] if warnings is not None else []
         table.add_row(*row, *extra)
     output.console().print(table)

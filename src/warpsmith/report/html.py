@@ -14,7 +14,7 @@ from pathlib import Path
 
 from . import charts, provenance
 from . import metrics as m
-from .markdown import NO_MODEL, _baseline, _money, _pct, _samples, _x
+from .markdown import NO_MODEL, _baseline, _money, _pct, _samples, _x, labels
 
 NOT_MEASURED_HERE = "not measured on this device ({device}): speedups need GPU timings"
 TEMPLATES = Path(__file__).parent / "templates"
@@ -46,7 +46,8 @@ def render_html(report: dict) -> str:
                    ps=list(report["metrics"][m.OVERALL]["fast_p"]["eager"]),
                    fast_p=_fast_p(report["metrics"]), **_speedup(report),
                    roofline=_roofline(report), progress=_progress(report),
-                   tasks=[_task(r, free) for r in report["tasks"]], definitions=_definitions())
+                   tasks=[_task(r, free, labels(report["tasks"])) for r in report["tasks"]],
+                   definitions=_definitions())
 
 
 def _header(b: dict) -> dict:
@@ -92,8 +93,9 @@ def _speedup(report: dict) -> dict:
             NOT_MEASURED_HERE.format(device=report["bench"]["device"]) if passed
             else "no task passed: no speedup to plot", "speedup")}
     rows.sort(key=lambda r: r["speedup_vs_eager"])
-    bars = [charts.Bar(r["task"], r["speedup_vs_eager"], r["speedup_vs_eager"] <= 1,
-                       _href(r["task"]), charts.speedup_text(r["speedup_vs_eager"]))
+    label = labels(report["tasks"])
+    bars = [charts.Bar(label[r["task"]], r["speedup_vs_eager"], r["speedup_vs_eager"] <= 1,
+                       _href(label[r["task"]]), charts.speedup_text(r["speedup_vs_eager"]))
             for r in rows]
     svg = charts.bars("speedup", bars, ref=1.0, ref_label="1× (as fast as eager)",
                       x_label="speedup against eager PyTorch (log scale)", log=True)
@@ -109,7 +111,9 @@ def _roofline(report: dict) -> dict:
                       else f"not measured on this device ({report['bench']['device']}): "
                            "the roofline needs GPU timings", "roofline")
     rows.sort(key=lambda r: r["roofline_fraction"])
-    bars = [charts.Bar(r["task"], r["roofline_fraction"], False, _href(r["task"]),
+    label = labels(report["tasks"])
+    bars = [charts.Bar(label[r["task"]], r["roofline_fraction"], False,
+                       _href(label[r["task"]]),
                        f"{r['roofline_fraction']:.0%}") for r in rows]
     svg = charts.bars("roofline", bars, ref=0.0, line=1.0, ref_label="the floor (100%)",
                       x_label="floor time / kernel time", log=False,
@@ -145,10 +149,10 @@ def _us(value) -> str:
     return "not measured" if value is None else f"{value:.3g}"
 
 
-def _task(r: dict, model_free: bool) -> dict:
+def _task(r: dict, model_free: bool, label: dict[str, str]) -> dict:
     passed = r["status"] == "passed"
     reason = r["reason"] if len(r["reason"]) <= 100 else r["reason"][:100] + "…"
-    return {"task": r["task"], "slug": _slug(r["task"]), "status": r["status"],
+    return {"task": label[r["task"]], "slug": _slug(label[r["task"]]), "status": r["status"],
             "samples": _samples(r), "reason": reason,
             "cells": (_numbers(r) if passed else ["–"] * 10)
             + [NO_MODEL if model_free else _money(r["cost_usd"])],
@@ -193,7 +197,7 @@ def render_comparison_html(cmp: dict) -> str:
     return _render("comparison.html.j2", title=f"warpsmith {b['id']} vs {a['id']}", a=a, b=b,
                    warnings=cmp.get("warnings", []), env=env,
                    metrics=[_cmp_metric(r) for r in cmp["metrics"]], ratio=_ratio(cmp),
-                   tasks=[_cmp_task(r) for r in cmp["tasks"]])
+                   tasks=[_cmp_task(r, labels(cmp["tasks"])) for r in cmp["tasks"]])
 
 
 def _cmp_metric(r: dict) -> dict:
@@ -208,14 +212,17 @@ def _ratio(cmp: dict) -> dict:
     if not rows:
         return _empty("not measured on these devices: no task has a speedup in both runs",
                       "ratio")
-    bars = [charts.Bar(r["task"], r["ratio"], r["ratio"] < 1, f"#cmp-{_slug(r['task'])}",
+    label = labels(cmp["tasks"])
+    bars = [charts.Bar(label[r["task"]], r["ratio"], r["ratio"] < 1,
+                       f"#cmp-{_slug(label[r['task']])}",
                        f"{r['ratio']:.3g}× ({r['change']})") for r in rows]
     return {"svg": charts.bars("ratio", bars, ref=1.0, ref_label="1× (no change)",
                                x_label="B speedup / A speedup (log scale)", log=True),
             "empty": False}
 
 
-def _cmp_task(r: dict) -> dict:
-    return {"task": r["task"], "slug": _slug(r["task"]), "status_a": r["status_a"] or "–",
+def _cmp_task(r: dict, label: dict[str, str]) -> dict:
+    return {"task": label[r["task"]], "slug": _slug(label[r["task"]]),
+            "status_a": r["status_a"] or "–",
             "status_b": r["status_b"] or "–", "change": r["change"],
             "cells": [_x(r["speedup_a"]), _x(r["speedup_b"]), _x(r["ratio"])]}

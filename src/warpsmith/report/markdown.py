@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from ..types import readable_task_name
 from . import provenance
 from .metrics import BASELINES, OVERALL
 
@@ -72,13 +73,24 @@ def _fast_p(metrics: dict) -> str:
            "as fast as the baseline.\n\n" + "\n".join(rows)
 
 
+def labels(rows: list[dict]) -> dict[str, str]:
+    """Each row's task as people read it: without the digest a folder's task is stored
+    with (relu@1a2b3c4d -> relu), kept where two rows would then read the same (two
+    folders' relu compared)."""
+    names = {r["task"] for r in rows}
+    short = [readable_task_name(n) for n in names]
+    return {n: n if short.count(readable_task_name(n)) > 1 else readable_task_name(n)
+            for n in names}
+
+
 def _tasks(rows: list[dict], model_free: bool) -> str:
     lines = ["| task | status | samples | ×eager | ×compile | roofline | time µs (IQR; "
              "min–max; calls) | eager µs (IQR) | cost $ | kernel | reason |", "|" + "---|" * 11]
+    label = labels(rows)
     for r in rows:
         kernel = f"[{_name(r['candidate'])}]({r['candidate']})" if r["candidate"] else "–"
         cost = NO_MODEL if model_free else _money(r["cost_usd"])
-        lines.append(f"| {r['task']} | {r['status']} | {_samples(r)} | {_speeds(r)} | "
+        lines.append(f"| {label[r['task']]} | {r['status']} | {_samples(r)} | {_speeds(r)} | "
                      f"{spread(r, 'time')} | {spread(r, 'eager', full=False)} | {cost} | "
                      f"{kernel} | {_cell(r['reason'])} |")
     return "## Tasks\n\n" + "\n".join(lines)
@@ -97,8 +109,9 @@ def render_comparison(cmp: dict) -> str:
         lines.append(f"| {r['metric']} | {a_cell} | {b_cell} | {delta} |")
     lines += ["", "## Tasks", "", "| task | A | B | ×eager A | ×eager B | B / A | change |",
               "|---|---|---|---|---|---|---|"]
+    label = labels(cmp["tasks"])
     for r in cmp["tasks"]:
-        lines.append(f"| {r['task']} | {r['status_a'] or '–'} | {r['status_b'] or '–'} | "
+        lines.append(f"| {label[r['task']]} | {r['status_a'] or '–'} | {r['status_b'] or '–'} | "
                      f"{_x(r['speedup_a'])} | {_x(r['speedup_b'])} | {_x(r['ratio'])} | "
                      f"{r['change']} |")
     return "\n".join(lines) + "\n"

@@ -56,7 +56,8 @@ def task_rows(items: list[Item]) -> list[dict]:
 def _row(chosen: Item, samples: list[Item]) -> dict:
     v = chosen.verdict
     costs = [i.cost_usd for i in samples if i.cost_usd is not None]
-    return {"task": chosen.task, "level": chosen.level, "status": chosen.status,
+    return {"task": chosen.task, "title": chosen.title, "level": chosen.level,
+            "status": chosen.status,
             "sample": chosen.sample, "statuses": [i.status for i in samples],
             "speedup_vs_eager": speedup(chosen, "eager"),
             "speedup_vs_compile": speedup(chosen, "compile"),

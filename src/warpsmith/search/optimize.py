@@ -177,7 +177,7 @@ def _with_start(settings: Settings, strategy: str) -> Settings:
 def _write_best(ctx: RunContext, out: str | None) -> Path | None:
     if ctx.best is None or ctx.best.source is None:
         return None
-    path = Path(out) if out else Path.cwd() / f"{ctx.task.name.replace('/', '_')}_best.py"
+    path = Path(out) if out else Path.cwd() / f"{ctx.task.title.replace('/', '_')}_best.py"
     path.parent.mkdir(parents=True, exist_ok=True)
     v = ctx.best.verdict
     speed = f"{v.speedup_vs_eager:.2f}x vs eager" if v.speedup_vs_eager else "not timed"

@@ -10,7 +10,8 @@ from .loader import make_inputs
 
 def task_summary(task: Task) -> dict:
     return {
-        "name": task.name,
+        "name": task.name,  # as the store keys it: NAME@DIGEST outside the built-in suite
+        "title": task.title,
         "level": task.level,
         "description": task.description,
         "dtype": task.dtype,

@@ -6,11 +6,12 @@ that name) is level 1, and tasks come in problem order (1, 2, …, 100), not tex
 
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 
 from ..errors import TaskError, UsageError
-from ..types import Task
+from ..types import NAME_MARK, Task
 from .loader import load_task
 
 BUILTIN = Path(__file__).parent / "builtin"
@@ -70,12 +71,14 @@ def load_suite(spec: str | Path) -> tuple[list[Task], list[TaskError]]:
     """Every loadable task and, separately, every file that failed to load."""
     root = suite_root(spec)
     prefix = _builtin_prefix(root)
+    builtin = bool(prefix) or root.resolve() == BUILTIN.resolve()
     tasks, errors = [], []
     for name, level, path in task_files(root):
         level = level or (prefix.rstrip("/").split("/")[-1] if prefix else None)
         try:
             tasks.append(load_task_explained(
-                path, name=f"{prefix}{name}" if prefix else name, level=level))
+                path, name=f"{prefix}{name}" if builtin else stored_name(name, path),
+                level=level))
         except TaskError as e:
             errors.append(e)
     return tasks, errors
@@ -103,7 +106,9 @@ def resolve_task(ref: str | Path) -> Task:
     """A task file path, or a built-in name such as 'level1/relu'."""
     path = Path(ref)
     if path.is_file():
-        return load_task_explained(path, level=level_of(path.resolve().parent.name))
+        inside = _in_builtin(path)
+        return load_task_explained(path, name=None if inside else stored_name(path.stem, path),
+                                   level=level_of(path.resolve().parent.name))
     name = str(ref).removeprefix("builtin/").removesuffix(".py")
     builtin = BUILTIN / f"{name}.py"
     if builtin.is_file():
@@ -111,6 +116,18 @@ def resolve_task(ref: str | Path) -> Task:
         return load_task(builtin, name=name, level=level)
     raise UsageError(f"no task {ref}: give a task file path or a built-in name "
                      "(see `warpsmith tasks list builtin`)")
+
+
+def stored_name(name: str, path: Path) -> str:
+    """NAME@DIGEST for a task outside the built-in suite, DIGEST the first 8 hex digits of
+    the file's SHA-256: two folders' relu.py stay apart in the store (verdicts, benches,
+    find_kernels), an edited file is a new task, and a copy of a file is the same task."""
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:8]
+    return f"{name}{NAME_MARK}{digest}"
+
+
+def _in_builtin(path: Path) -> bool:
+    return path.resolve().is_relative_to(BUILTIN.resolve())
 
 
 def _builtin_prefix(root: Path) -> str:
