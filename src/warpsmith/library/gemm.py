@@ -12,7 +12,7 @@ several kernels, launched in order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .graph import Decline, Graph, Val
 from .layout import Line, Load, Refused, dims_of, lines_for
@@ -37,6 +37,7 @@ class GemmKernel:
     out_dtype: str
     dtype: str  # the operands' dtype
     precision: str  # fp32 dot precision: "ieee" or "tf32"
+    views: tuple[str, ...] = ()  # forward lines after the launch: views of the stored tensor
 
 
 class Gemm:
@@ -72,8 +73,8 @@ def place(graph: Graph, g: Val, ctx, depth: int) -> tuple | Decline:
                      if depth else "gemm_kernel")
     if last:
         return (kernel,)
-    rest = _tail(graph, cut, temp, ctx, depth)
-    return rest if isinstance(rest, Decline) else (kernel, *rest)
+    rest, views = _tail(graph, cut, temp, ctx, depth)
+    return rest if isinstance(rest, Decline) else (replace(kernel, views=views), *rest)
 
 
 def _operand(graph: Graph, vid: str, leaves: dict, dtype: str) -> Operand:
@@ -159,18 +160,30 @@ def _kernel(graph: Graph, g: Val, cut: str, leaves: dict, a: Operand, b: Operand
                       graph.vals[cut].dtype, g.dtype, g.combine)
 
 
-def _tail(graph: Graph, cut: str, temp: str, ctx, depth: int) -> tuple | Decline:
-    """The graph after the stored value, with it as an input, placed by the graph families."""
-    from .families import GRAPH_FAMILIES, Context
-
+def _tail(graph: Graph, cut: str, temp: str, ctx, depth: int) -> tuple:
+    """The graph after the stored value, with it as an input, placed by the graph families;
+    and the forward's lines viewing the stored tensor as the rest reads it (group norm's
+    (N, G, C/G): graph_group.py)."""
     vals = dict(graph.vals)
     vals[cut] = Val(cut, vals[cut].shape, vals[cut].dtype, "leaf", -1, source=("temp", temp))
+    leaves, views = dict(ctx.leaves) | {cut: (temp, temp)}, []
+    for v in list(vals.values()):
+        if v.kind == "regroup" and v.operands == (cut,):
+            name = f"{temp}_v{len(views)}"
+            vals[v.id] = Val(v.id, v.shape, v.dtype, "leaf", -1, source=("temp", name))
+            leaves[v.id] = (name, name)
+            views.append(f"{name} = {temp}.view({', '.join(s.format(h=temp) for s in v.span)})")
+    return _place_tail(graph, vals, replace(ctx, leaves=leaves), depth), tuple(views)
+
+
+def _place_tail(graph: Graph, vals: dict, sub, depth: int) -> tuple | Decline:
+    from .families import GRAPH_FAMILIES
+
     rest = Graph(vals, graph.output, graph.ops)
     needed = _upstream(rest, graph.output, stop=set()) | {
         o for v in _upstream(rest, graph.output, stop=set()) for o in vals[v].operands
         if isinstance(o, str)}
     tail = Graph({k: v for k, v in vals.items() if k in needed}, graph.output, graph.ops)
-    sub = Context(ctx.arg_names, ctx.leaves | {cut: (temp, temp)})
     for family in GRAPH_FAMILIES.values():
         if family.name == "gemm":
             gemms = [v for v in tail.vals.values() if v.kind == "gemm"]
@@ -184,4 +197,4 @@ def _tail(graph: Graph, cut: str, temp: str, ctx, depth: int) -> tuple | Decline
         if found is not None:
             return found
     return Decline(graph.vals[graph.output].node, graph.ops[-1],
-                   f"no graph family takes what follows the product's stored {temp}")
+                   "no graph family takes what follows the product's stored output")

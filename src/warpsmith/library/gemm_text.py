@@ -79,4 +79,4 @@ def _launch(k, scalars) -> tuple[str, ...]:
             f"{k.name}[grid](",
             f"    {', '.join(args)},",
             "    BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=GEMM_GROUP_M,",
-            "    num_warps=GEMM_WARPS, num_stages=GEMM_STAGES)")
+            "    num_warps=GEMM_WARPS, num_stages=GEMM_STAGES)", *k.views)

@@ -46,7 +46,8 @@ class Val:
     dims: tuple[int, ...] = ()  # reduce: the reduced dims of the source, ascending; scan,
     #                            flip, slice, cat, select: the dim they act along
     finalize: str = "{acc}"  # reduce: over {acc} and {count} (elements reduced)
-    span: tuple = ()  # slice: (start, elements dropped at the end); select: (index,)
+    span: tuple = ()  # slice: (start, elements dropped at the end); select: (index,);
+    #                  regroup: its sizes over the source's (graph_view.regroup)
 
 
 @dataclass
@@ -91,6 +92,8 @@ def build_graph(trace: Trace, scalars: dict[tuple[int, float], FwdArg] | None = 
         node, op = builder.extra[vid]
         return Decline(node, op, "returns an output the generator does not make (indices, "
                        "saved statistics)")
+    if vid in builder.lifted:  # the kernels write group norm's view; the forward reshapes
+        builder.reshaped = (builder.lifted[vid], builder.vals[vid].span)
     if builder.reshaped is not None:  # the kernels write the tensor before the reshape
         src, sizes = builder.reshaped
         shape = trace.nodes[out.key[0]].outs[0].shape
@@ -104,6 +107,7 @@ class _Builder:
         self.vals: dict[str, Val] = {}
         self.extra: dict[str, tuple[int, str]] = {}  # ids of outputs the graph cannot make
         self.reshaped = None  # (value id, sizes) when the output is a reshape of that value
+        self.lifted: dict[str, str] = {}  # group norm's view (graph_group.py): id -> lifted id
 
     def add(self, index: int, node: Node) -> None:
         target = node.args[0][1] if node.args else None
@@ -181,6 +185,8 @@ class _Builder:
 
     def _op(self, index: int, node: Node, expr: str, operands: list) -> None:
         ops = tuple(self.operand(index, f"operand {i}", o) for i, o in enumerate(operands))
+        if any(o in self.lifted for o in ops if isinstance(o, str)):
+            return _group().lifted_op(self, index, node, expr, ops)
         meta = node.outs[0]
         self.put(Val(f"v{index}", meta.shape, meta.dtype, "op", index, expr=expr,
                      operands=ops))
@@ -201,6 +207,8 @@ class _Builder:
     def _reduce(self, index: int, node: Node, name: str, part: str = "") -> None:
         args = dict(node.args)
         src = self.operand(index, "self", args["self"])
+        if src in self.lifted:
+            return _group().lifted_reduce(self, index, node, name, src)
         shape = self.vals[src].shape
         dims = _dims(args.get("dim"), len(shape))
         self._extras(index, node)
@@ -217,8 +225,13 @@ class _Builder:
                   combine: str, finalize: str, vid: str, dtype: str) -> str:
         shape = self.vals[src].shape
         kept = tuple(1 if d in dims else s for d, s in enumerate(shape))
-        acc = self.put(Val(vid + "_acc", kept, dtype, "reduce", index, operands=(src,),
-                           combine=combine, dims=dims, finalize=finalize))
+        if all(shape[d] == 1 for d in dims) and not combine.startswith("arg"):
+            # over dims of size 1 (a mean after a keepdim sum) it is pointwise: no kernel cut
+            acc = self.put(Val(vid + "_acc", kept, dtype, "op", index, operands=(src,),
+                               expr=finalize.format(acc="{0}", count="1.0")))
+        else:
+            acc = self.put(Val(vid + "_acc", kept, dtype, "reduce", index, operands=(src,),
+                               combine=combine, dims=dims, finalize=finalize))
         if keepdim:
             self.vals[vid] = self.vals.pop(acc)
             self.vals[vid].id = vid
@@ -320,29 +333,6 @@ def _loss(self: _Builder, index: int, node: Node, expr: str, extra: list) -> Non
                        f"v{index}", node.outs[0].dtype)
 
 
-def _layer_norm(self: _Builder, index: int, node: Node) -> None:
-    """(x − mean) · rsqrt(var + eps) · w + b over the trailing normalized_shape dims."""
-    args = dict(node.args)
-    x = self.operand(index, "input", args["input"])
-    shape, dtype = self.vals[x].shape, node.outs[0].dtype
-    dims = tuple(range(len(shape) - len(args["normalized_shape"]), len(shape)))
-    self._extras(index, node)
-    mean = self.reduction(index, x, dims, True, "sum", "{acc} / {count}",
-                          self.fresh(index, "_mean"), dtype)
-    dev = self.put(Val(self.fresh(index, "_dev"), shape, dtype, "op", index,
-                       expr="({0} - {1}) * ({0} - {1})", operands=(x, mean)))
-    var = self.reduction(index, dev, dims, True, "sum", "{acc} / {count}",
-                         self.fresh(index, "_var"), dtype)
-    eps = self.operand(index, "eps", args["eps"])
-    expr, operands = "({0} - {1}) / tl.sqrt({2} + {3})", [x, mean, var, eps]
-    for role in ("weight", "bias"):
-        if args[role] is not None:
-            operands.append(self.operand(index, role, args[role]))
-            expr = f"{expr} * {{{len(operands) - 1}}}" if role == "weight" else \
-                f"{expr} + {{{len(operands) - 1}}}"
-    self.put(Val(f"v{index}", shape, dtype, "op", index, expr=expr, operands=tuple(operands)))
-
-
 def _softmax(self: _Builder, index: int, node: Node) -> None:
     """exp(x − max) / Σ exp(x − max), or its log: three passes over the reduced dim."""
     if node.arg("half_to_float"):
@@ -362,11 +352,16 @@ def _softmax(self: _Builder, index: int, node: Node) -> None:
 
 
 def _more_writers() -> dict:
-    # graph_scan.py builds on this module's Val and _Builder, so it is imported late
-    from .graph_gemm import WRITERS as GEMMS
-    from .graph_scan import WRITERS
+    # the writer modules build on this module's Val and _Builder, so they are imported late
+    from . import graph_gemm, graph_scan
 
-    return WRITERS | GEMMS
+    return graph_scan.WRITERS | graph_gemm.WRITERS | _group().WRITERS
+
+
+def _group():
+    from . import graph_group
+
+    return graph_group
 
 
 _HUBER = "tl.where(tl.abs({0} - {1}) < {2}, 0.5 * ({0} - {1}) * ({0} - {1}){scale}, {3}" \
@@ -377,7 +372,6 @@ _COMPOSITES = {
         b, i, n, _HUBER.format("{0}", "{1}", "{2}", "", scale=" / {2}"), ["beta"]),
     "huber_loss": lambda b, i, n: _loss(
         b, i, n, _HUBER.format("{0}", "{1}", "{2}", "{2} * ", scale=""), ["delta"]),
-    "native_layer_norm": _layer_norm,
     "_softmax": _softmax,
     "_log_softmax": _softmax,
 }

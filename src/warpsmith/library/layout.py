@@ -93,6 +93,9 @@ def _operand_maps(graph: Graph, val: Val, m: Map):
 def _scan_only(val: Val) -> str:
     if val.kind == "empty":
         return f"{_where(val)} is an uninitialized tensor (torch.empty)"
+    if val.kind == "regroup":
+        return (f"{_where(val)} is a reshape in the middle of the graph, placed only where "
+                "an earlier kernel stores its source")
     if val.kind == "gemm":
         return f"{_where(val)} is a matrix product, which only the GEMM family places"
     return f"{_where(val)} is a {val.kind} along dim {val.dims}, which only a scan kernel places"

@@ -101,10 +101,13 @@ def plan(graph: Graph, reductions: list[Val], leaves: dict) -> tuple:
 
 def _row_kernel(graph, reductions, shape, dims, leaves, name, partial=False) -> RowKernel:
     out = graph.vals[graph.output]
-    full_out = not partial and out.shape == shape and any(shape[d] != 1 for d in dims)
+    # at F's shape, up to dims of size 1 (InstanceNorm on x.unsqueeze(1), squeezed back)
+    full_out = not partial and _unit_free(out.shape) == _unit_free(shape) \
+        and any(shape[d] != 1 for d in dims)
     roots = {r.operands[0]: _identity(shape) for r in reductions}
     if not partial:
-        roots[out.id] = _identity(shape) if full_out else _group_map(out, shape, dims)
+        roots[out.id] = _squeezed(out.shape, shape) if full_out else \
+            _group_map(out, shape, dims)
     maps = dims_of(graph, roots, set())
     reduced = set(dims)
 
@@ -134,7 +137,29 @@ def _row_kernel(graph, reductions, shape, dims, leaves, name, partial=False) -> 
     layout = "rows" if dims[-1] == len(shape) - 1 else "cols"
     return RowKernel(name, layout, dims[0], dims[-1], tuple(loads), tuple(passes), kind,
                      results, outs, "float32" if partial else out.dtype,
-                     _out_sizes(out, shape, dims, kind), full.host)
+                     _out_sizes(out, shape, dims, kind), _shaped_like_f(full, shape))
+
+
+def _shaped_like_f(full: Load, shape) -> str:
+    """The forward's expression of a tensor shaped like F: the full load, viewed with F's
+    dims of size 1 where it has none (a free view)."""
+    if len(full.dims) == len(shape):
+        return full.host
+    sizes = ["1"] * len(shape)
+    for j, d in enumerate(full.dims):
+        if d is not None:
+            sizes[d] = f"{full.host}.shape[{j}]"
+    return f"{full.host}.view({', '.join(sizes)})"
+
+
+def _unit_free(shape) -> list[int]:
+    return [s for s in shape if s != 1]
+
+
+def _squeezed(own, shape) -> tuple:
+    """The map of a tensor holding F's elements in F's order, dims of size 1 aside."""
+    dims = iter(d for d, s in enumerate(shape) if s != 1)
+    return tuple(None if s == 1 else next(dims) for s in own)
 
 
 def _identity(shape) -> tuple:
@@ -155,15 +180,21 @@ def _loads(graph, maps, shape, dims, leaves, varies) -> tuple[list[Load], dict, 
     loads, names, inner = [], {}, {}
     kept = [d for d, s in enumerate(shape) if d not in dims and s != 1]
     red = [d for d in dims if shape[d] != 1]
+    layout_rows = dims[-1] == len(shape) - 1
     for key, m in maps.items():
         if not isinstance(key, tuple):
             continue
         leaf = graph.vals[key[0]]
         refs = [d for d in m if d is not None]
-        if leaf.shape == shape and refs == [d for d in range(len(shape)) if shape[d] != 1]:
+        if refs == [d for d in range(len(shape)) if shape[d] != 1]:
             kind = "full"
         elif refs == red and refs:
             kind = "reduced"
+        elif layout_rows and red and refs[len(refs) - len(red):] == red \
+                and len(refs) > len(red) and refs[:len(refs) - len(red)] == \
+                kept[len(kept) - len(refs) + len(red):]:
+            # the last kept dims and the reduced ones: group norm's (G, C/G) weight
+            kind = "suffix"
         elif refs == kept and refs:
             kind = "group"
         elif not refs:
@@ -211,7 +242,8 @@ def _pass(graph, group, targets, maps, names, loads, varies) -> Pass:
     used = {o for ln in loop for o in ln.operands if isinstance(o, str)} | \
         {r.source for r in reds}
     return Pass(before, loop, tuple(ld.name for ld in loads if ld.name in used
-                                    and ld.kind in ("full", "reduced")), tuple(reds))
+                                    and ld.kind in ("full", "reduced", "suffix")),
+                tuple(reds))
 
 
 def _upstream(graph: Graph, vid: str) -> set[str]:
@@ -227,7 +259,7 @@ def _upstream(graph: Graph, vid: str) -> set[str]:
 
 def _out_sizes(out: Val, shape, dims, kind) -> tuple[str, ...]:
     if kind == "full":
-        return tuple(f"F[{d}]" for d in range(len(shape)))
+        return tuple("1" if d is None else f"F[{d}]" for d in _squeezed(out.shape, shape))
     if kind == "partial":
         return (" * ".join(f"F[{d}]" for d in range(dims[0])) or "1",)
     m = _group_map(out, shape, dims)

@@ -50,7 +50,8 @@ def render_row(k):
     extra = ["n_inner"] if k.layout == "cols" else []
     blocks = "BLOCK_R: tl.constexpr" + (", BLOCK_I: tl.constexpr" if k.layout == "cols" else "")
     params = [f"{ld.name}_ptr" for ld in k.loads] + [f"{o}_ptr" for o in k.outs] + \
-        ["n_red"] + extra + [_arg(s) for s in scalars] + [blocks]
+        ["n_red"] + extra + [f"{ld.name}_n" for ld in k.loads if ld.kind == "suffix"] + \
+        [_arg(s) for s in scalars] + [blocks]
     kernel = "\n@triton.jit\ndef " + k.name + "(" + ", ".join(params) + "):\n" + \
         "\n".join("    " + b if b else "" for b in body) + "\n"
     return Piece(kernel, _launch(k, scalars))
@@ -118,6 +119,9 @@ def _load(ld, lay) -> str:
     cast = "" if ld.dtype == "bool" else ".to(tl.float32)"
     if ld.kind == "scalar":
         return f"{ld.name} = tl.load({ld.name}_ptr){cast}"
+    if ld.kind == "suffix":  # indexed by the row's last kept dims: row % their product
+        return (f"{ld.name} = tl.load({ld.name}_ptr + (row % {ld.name}_n) * n_red + r, "
+                f"mask=mask, other=0){cast}")
     if ld.kind == "group":
         mask = f", mask={lay['group_mask']}, other=0" if lay["group_mask"] else ""
         return f"{ld.name} = tl.load({ld.name}_ptr + {lay['group']}{mask}){cast}"
@@ -146,6 +150,8 @@ def _launch(k, scalars) -> tuple[str, ...]:
                   f"grid = (math.prod(F[:{first}]), triton.cdiv(n_inner, RED_BLOCK_I))"]
         args.append("n_inner")
         blocks = "BLOCK_R=block_r, BLOCK_I=RED_BLOCK_I"
+    args += [f"math.prod(F[{next(d for d in ld.dims if d is not None)}:{first}])"
+             for ld in k.loads if ld.kind == "suffix"]
     args += [_host_arg(s) for s in scalars]
     lines += [f"{k.name}[grid](", f"    {', '.join(args)},", f"    {blocks}, num_warps=RED_WARPS)"]
     return tuple(lines)
