@@ -87,3 +87,22 @@ def test_an_attempt_has_one_number_in_progress_summary_file_and_runs_show(server
     rows = [line for line in _ws("runs", "show", run_id, env=env).stdout.splitlines()
             if "#1" in line or "#2" in line]
     assert len(rows) == 2 and "#1" in rows[1].split("│")[2], rows  # #2's parent is #1
+
+
+def test_a_run_of_a_task_file_resumes_from_another_folder(tmp_path):
+    """The run stored the task as typed (a relative path), so --resume elsewhere found none."""
+    env = dict(os.environ, WARPSMITH_HOME=str(tmp_path / "home"),
+               WARPSMITH_DB=str(tmp_path / "store.sqlite"))
+    here, elsewhere = tmp_path / "here", tmp_path / "elsewhere"
+    (here / "tasks").mkdir(parents=True)
+    elsewhere.mkdir()
+    relu = files("warpsmith.tasks") / "builtin" / "level1" / "relu.py"
+    (here / "tasks" / "my_relu.py").write_text(relu.read_text())
+    run = lambda *a, cwd: subprocess.run([sys.executable, "-m", "warpsmith", *a], env=env,  # noqa: E731
+                                         cwd=cwd, capture_output=True, text=True, timeout=600)
+    first = run("optimize", "tasks/my_relu.py", "--device", "cpu", "--json", cwd=here)
+    assert first.returncode == 0, first.stderr[-2000:]
+    run_id = json.loads(first.stdout)["run_id"]
+    again = run("optimize", "--resume", run_id, "--json", cwd=elsewhere)
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert (elsewhere / "my_relu_best.py").is_file()  # named by the title, not relu@digest

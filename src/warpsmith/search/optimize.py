@@ -88,6 +88,8 @@ def optimize(task: str, model: str, strategy: str, settings: Settings = DEFAULT_
     for named in (model, settings.judge_model):
         if named and named != LIBRARY:
             make_provider(named, provider_settings or ProviderSettings())
+    if Path(task).is_file():  # as resolve_task reads it; absolute, so --resume works anywhere
+        task = str(Path(task).resolve())
     store = RunStore(db or config.db_path())
     run_id = store.new_run(task, model, strategy, {
         "settings": dataclasses.asdict(settings), "budget": dataclasses.asdict(budget),
