@@ -163,3 +163,19 @@ def test_html_without_matplotlib_says_what_to_install(monkeypatch):
     with pytest.raises(UsageError, match=r"pip install 'warpsmith\[report\]'"):
         render_html(build_report(record(), GPU))
     assert "no model" in render_report(build_report(record(), GPU))  # markdown needs none
+
+
+def test_an_environment_nothing_recorded_says_why_not_as_the_verdicts_recorded_it(tmp_path):
+    """suite.html, rendered from a JSON report older than the environment block, captioned
+    its column of "not recorded" with "As the verdicts recorded it"."""
+    from warpsmith.report import render_html
+
+    saved = json.loads(json.dumps(build_report(record(), GPU)))
+    del saved["bench"]["environment"]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(saved))
+    loaded = load_report(str(path), tmp_path / "unused.sqlite")
+    for text in (render_report(loaded), render_html(loaded)):
+        assert "As the verdicts recorded it" not in text and "Not recorded: this report" in text
+    fresh = build_report(record(), [_with(GPU[0], environment={"gpu": "NVIDIA H200"}), *GPU[1:]])
+    assert "As the verdicts recorded it" in render_report(fresh)

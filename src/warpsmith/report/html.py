@@ -42,7 +42,8 @@ def render_html(report: dict) -> str:
     b = report["bench"]
     free = b.get("model_free", False)
     return _render("report.html.j2", title=f"warpsmith {b['id']}", b=b, **_header(b),
-                   env=provenance.rows(b), summary=_summary(report["metrics"], free),
+                   env=provenance.rows(b), env_caption=provenance.caption(b),
+                   summary=_summary(report["metrics"], free),
                    ps=list(report["metrics"][m.OVERALL]["fast_p"]["eager"]),
                    fast_p=_fast_p(report["metrics"]), **_speedup(report),
                    roofline=_roofline(report), progress=_progress(report),

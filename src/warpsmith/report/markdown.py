@@ -41,8 +41,7 @@ def _header(b: dict) -> str:
 
 def _environment(b: dict) -> str:
     rows = ["| | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in provenance.rows(b)]
-    return ("## Environment\n\nAs the verdicts recorded it; several values joined by “+” "
-            "mean the bench mixed them.\n\n" + "\n".join(rows))
+    return f"## Environment\n\n{provenance.caption(b)}\n\n" + "\n".join(rows)
 
 
 def _summary(metrics: dict, model_free: bool) -> str:

@@ -44,6 +44,18 @@ def rows(bench: dict) -> list[tuple[str, str]]:
     return out + [("device", bench["device"]), ("profile", bench["profile"])]
 
 
+def caption(bench: dict) -> str:
+    """What the environment block rests on: the verdicts, or, for a report whose JSON was
+    written before reports carried it (warpsmith before 2026-12-01), nothing at all."""
+    if any((bench.get("environment") or {}).values()):
+        return ("As the verdicts recorded it; several values joined by “+” mean the bench "
+                "mixed them (a resumed bench after an upgrade).")
+    return ("Not recorded: this report was rendered from a JSON report written before reports "
+            "carried the verdicts' environment, or from verdicts that predate it. Render it "
+            "again from the bench's store (warpsmith report BENCH_ID --db STORE) or from a new "
+            "bench; the versions are not guessed from the machine rendering it.")
+
+
 def mismatches(a: dict, b: dict) -> list[str]:
     """What makes two reports' numbers not comparable, one sentence each; [] when they are.
     `a` and `b` are full reports (bench, tasks)."""
