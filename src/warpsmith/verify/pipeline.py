@@ -39,7 +39,9 @@ from .reference import Prepared, checked, prepare
 from .sandbox import run_worker
 from .timing import timing_verdict
 
-VERIFIER_VERSION = "3"
+# In every cache key: 4 since timed calls are watched and get fresh inputs (a verdict of 3
+# may have passed a kernel that is caught now)
+VERIFIER_VERSION = "4"
 # Verdicts about this machine, not the candidate: never stored, so another machine (or a
 # later run with more memory) verifies again instead of finding them in the cache.
 MACHINE_LIMITS = frozenset({"too_large"})
