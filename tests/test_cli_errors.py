@@ -113,3 +113,18 @@ def test_serving_on_a_port_already_taken_is_a_usage_error(tmp_path):
         res = run("serve", "reward", "--no-auth", "--device", "cpu", "--port", port,
                   tmp=tmp_path)
     one_line_error(res, f"127.0.0.1:{port}", "--port")
+
+
+def test_a_bench_set_up_wrong_is_one_line_with_no_blank_line_before_it(tmp_path):
+    """The progress bar started before the bench was set up and left a blank line ahead of
+    the error (an unknown generator, a task the suite lacks)."""
+    for args, word in ((["--generator", "bogus"], "unknown generator"),
+                       (["--generator", "library", "--tasks", "nope"], "no task nope")):
+        res = run("bench", "builtin/level1", "--device", "cpu", *args, tmp=tmp_path)
+        assert res.returncode == 2 and res.stderr.startswith("error: "), res.stderr
+        assert res.stderr.count("\n") == 1 and word in res.stderr, res.stderr
+
+
+def test_optimize_without_a_task_says_so_and_nothing_else(tmp_path):
+    one_line_error(run("optimize", tmp=tmp_path), "give a TASK")
+    assert run("optimize", tmp=tmp_path).stderr.startswith("error: ")

@@ -47,7 +47,11 @@ def test_help_and_version_import_no_torch():
 def test_usage_errors_import_no_torch():
     for args in (["verify"], ["verify", "level1/relu"], ["verify", "a", "b", "--device", "gpu"],
                  ["tasks", "show", "x", "--gpu", "V100"], ["export", "r", "--format", "csv"],
-                 ["optimize", "--strategy", "nope"], ["no-such-command"]):
+                 ["optimize", "--strategy", "nope"], ["no-such-command"],
+                 # a missing TASK or SUITE: said before the search and bench modules load
+                 ["optimize"], ["bench"], ["bench", "builtin/level1"],
+                 ["optimize", "--resume", "r", "level1/relu"],
+                 ["bench", "--resume", "b", "--device", "cpu"]):
         got = probe(args)
         assert got == {"code": 2, "heavy": []}, (args, got)
 

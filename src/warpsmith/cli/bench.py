@@ -70,6 +70,10 @@ def bench_command(ctx, suite, generator, only, samples, budget, device, profile,
       warpsmith bench ~/KernelBench/KernelBench/level1 --generator reference
       warpsmith bench --resume BENCH_ID
     """
+    if resume_id:  # the rest are the bench's own settings, stored with it
+        common.resume_only(ctx, "budget", "executor", "db", "as_json")
+    else:  # a missing SUITE or --generator is said before torch is imported
+        _suite(suite), _generator(generator)
     from ..bench import Options, bench, resume
     from ..search import parse_budget
 
@@ -77,8 +81,6 @@ def bench_command(ctx, suite, generator, only, samples, budget, device, profile,
     limits = parse_budget(budget) if budget else None
     if executor is not None:
         check_spec(executor)  # a bad spec fails before the progress bar starts
-    if resume_id:  # the rest are the bench's own settings, stored with it
-        common.resume_only(ctx, "budget", "executor", "db", "as_json")
     common.hide_store(db)
     if not resume_id:  # so does every other usage error
         plan = (_suite(suite), _generator(generator), _settings(samples, device, profile, limits),
@@ -144,11 +146,19 @@ class _View:
                             console=err, transient=True, disable=quiet)
 
     def __enter__(self):
-        self.bar.__enter__()
+        # the bar starts with the first item: a usage error found while the bench is set up
+        # (an unknown generator, a task the suite lacks) is then one line, not a line after
+        # a blank one the bar left
+        self.live = False
         return self
 
     def __exit__(self, *exc):
-        return self.bar.__exit__(*exc)
+        return self.bar.__exit__(*exc) if self.live else None
+
+    def _show(self) -> None:
+        if not self.live:
+            self.live = True
+            self.bar.__enter__()
 
     def start(self, bench_id: str) -> None:
         self.bench_id = bench_id
@@ -156,6 +166,7 @@ class _View:
             err.print(f"bench {bench_id}", highlight=False)
 
     def update(self, p) -> None:
+        self._show()
         self.bench_id = p.bench_id
         if self.task is None:
             self.task = self.bar.add_task("", total=p.total, left="")

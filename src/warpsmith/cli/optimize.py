@@ -77,13 +77,15 @@ def optimize_command(ctx, task, model, strategy, budget, samples, depth, languag
       warpsmith optimize level1/relu --strategy tune --start src/warpsmith/examples/relu_triton.py
       warpsmith optimize --resume RUN_ID --budget calls=40
     """
+    if resume_id:  # the rest are the run's own settings, stored with it
+        common.resume_only(ctx, "budget", "executor", "out", "db", "as_json")
+    else:
+        _task(task)  # before torch is imported, and before any note
     from ..search import optimize, parse_budget, resume
 
     limits = parse_budget(budget) if budget else None
     if executor is not None:
         check_spec(executor)
-    if resume_id:  # the rest are the run's own settings, stored with it
-        common.resume_only(ctx, "budget", "executor", "out", "db", "as_json")
     common.hide_store(db)
     progress, store = _Progress(as_json), Path(db) if db else None
     try:
@@ -95,7 +97,7 @@ def optimize_command(ctx, task, model, strategy, budget, samples, depth, languag
                 language, device, profile, temperature, samples, depth), start=start,
                 tune=not no_tune, judge_model=judge_model)
             model, strategy = _model(model, strategy)
-            result = optimize(_task(task), model, strategy, settings, limits or
+            result = optimize(task, model, strategy, settings, limits or
                 parse_budget(None), out, store, on_attempt=progress.attempt,
                 on_start=progress.start, executor=executor)
     except KeyboardInterrupt:
