@@ -82,7 +82,10 @@ def build_graph(trace: Trace, scalars: dict[tuple[int, float], FwdArg] | None = 
     out = trace.output
     if not (isinstance(out, Ref) and out.kind == "node"):
         return Decline(-1, "", "forward does not return exactly one tensor made by an op")
+    live = _live(trace)
     for index, node in enumerate(trace.nodes):
+        if index not in live:
+            continue  # its outputs are never read (max_pool1d squeezes its unused indices)
         try:
             builder.add(index, node)
         except Unsupported as e:
@@ -99,6 +102,21 @@ def build_graph(trace: Trace, scalars: dict[tuple[int, float], FwdArg] | None = 
         shape = trace.nodes[out.key[0]].outs[0].shape
         return Graph(builder.vals, src, tuple(n.op for n in trace.nodes), (sizes, shape))
     return Graph(builder.vals, vid, tuple(n.op for n in trace.nodes))
+
+
+def _live(trace: Trace) -> set[int]:
+    """The nodes the output needs; an in-place op always (it changes state)."""
+    live: set[int] = set()
+    stack = [trace.output] + [Ref("node", (i, 0)) for i, n in enumerate(trace.nodes)
+                              if n.op.split(".")[0].endswith("_")]
+    while stack:
+        ref = stack.pop()
+        if isinstance(ref, tuple | list):
+            stack.extend(ref)
+        elif isinstance(ref, Ref) and ref.kind == "node" and ref.key[0] not in live:
+            live.add(ref.key[0])
+            stack.extend(v for _, v in trace.nodes[ref.key[0]].args)
+    return live
 
 
 class _Builder:
@@ -353,9 +371,9 @@ def _softmax(self: _Builder, index: int, node: Node) -> None:
 
 def _more_writers() -> dict:
     # the writer modules build on this module's Val and _Builder, so they are imported late
-    from . import graph_gemm, graph_scan
+    from . import graph_gemm, graph_pool, graph_scan
 
-    return graph_scan.WRITERS | graph_gemm.WRITERS | _group().WRITERS
+    return graph_scan.WRITERS | graph_gemm.WRITERS | _group().WRITERS | graph_pool.WRITERS
 
 
 def _group():
