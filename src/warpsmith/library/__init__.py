@@ -8,7 +8,9 @@ of the supported patterns gets a complete, parameterised Triton candidate withou
 The exact-pattern families (match.py) are tried first: they hold hand-written kernels for
 one op each (online softmax, the GEMMs, pooling). What none of them matches goes to the graph
 generator (generator.py), which places any pointwise chain and reductions with their
-prologues and epilogues into kernels of the graph families (families.py).
+prologues and epilogues into kernels of the graph families (families.py): a matrix product
+with whatever follows it among them (gemm.py: the chain fused into the GEMM's epilogue, row
+reductions, group norm and pooling over its output in the kernels after it).
 """
 
 from __future__ import annotations
