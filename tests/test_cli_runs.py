@@ -30,6 +30,8 @@ def test_a_model_free_run_costs_no_model(tmp_path):
     assert "no model" in row and "unpriced" not in row
     shown = _ws("runs", "show", run_id, env=env)
     assert "cost no model" in shown.stdout and "unpriced" not in shown.stdout
+    assert "1 attempt, 1 passed" in shown.stdout  # not "1 attempts"
+    assert "not measured on the CPU interpreter" in shown.stdout  # the reason was cut at 70
     record = json.loads(_ws("runs", "show", run_id, "--json", env=env).stdout)
     assert record["llm_calls"] == 0 and record["unpriced_calls"] == 0
 

@@ -65,8 +65,9 @@ def show_command(run_id, db, as_json) -> int:
               f"{record.status}; started {datetime.fromtimestamp(record.created):%Y-%m-%d %H:%M}",
               highlight=False)
     judged = f" (and {t['judge_calls']} judge calls)" if t["judge_calls"] else ""
-    out.print(f"{t['attempts']} attempts{judged}, {t['passed']} passed; tokens {t['tokens']} "
-              "paid; "
+    plural = "" if t["attempts"] == 1 else "s"
+    out.print(f"{t['attempts']} attempt{plural}{judged}, {t['passed']} passed; "
+              f"tokens {t['tokens']} paid; "
               f"cost {_cost(t, record.model)}; best: {record.best_path or 'none'}", highlight=False)
     table = Table("#", "parent", "chain", "round", "status", "speedup", "tokens", "cost $",
                   "reason")
@@ -88,8 +89,8 @@ def _reason(a: Attempt) -> str:
         gains = [f"{name} {g:.2f}x" for name, g in (("predicted", a.predicted_gain),
                                                     ("measured", a.measured_gain)) if g]
         return f"{a.idea[:50]}" + (f" ({', '.join(gains)})" if gains else "")
-    v = a.verdict
-    return (v.reasons[0] if v and v.reasons else a.error or "")[:70]
+    v = a.verdict  # whole: a table on a pipe is as wide as it needs, a terminal folds it
+    return " ".join((v.reasons[0] if v and v.reasons else a.error or "").split())[:300]
 
 
 def _tokens(a: Attempt) -> int:
