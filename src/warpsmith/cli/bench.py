@@ -47,8 +47,9 @@ err = output.err_console()
               help="Where verifications run: inline (one at a time, here), local (a worker "
                    "per GPU of this machine), ray or ray://ADDRESS (an actor per GPU of a Ray "
                    "cluster). [default: inline; on --resume, the bench's own]")
-@click.option("--resume", "resume_id", default=None,
-              help="Continue bench BENCH_ID: committed items are skipped, not verified again.")
+@click.option("--resume", "resume_id", default=None, metavar="BENCH_ID",
+              help="Continue bench BENCH_ID: committed items are skipped, not verified again. "
+                   "Takes --budget, --executor, --db, --json; the rest are the bench's.")
 @common.db_option()
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON report at the end.")
 @click.pass_context

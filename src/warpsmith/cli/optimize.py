@@ -55,8 +55,9 @@ err = output.err_console()
               help="--strategy tune: the candidate file to tune (no model needed).")
 @click.option("--no-tune", is_flag=True, help="Skip the generic tuner that otherwise runs on "
               "the best verified kernel at the end (GPU only; it varies block sizes and warps).")
-@click.option("--resume", "resume_id", default=None,
-              help="Continue run RUN_ID: recorded attempts are replayed, not paid again.")
+@click.option("--resume", "resume_id", default=None, metavar="RUN_ID",
+              help="Continue run RUN_ID: recorded attempts are replayed, not paid again. "
+                   "Takes --budget, --executor, --out, --db, --json; the rest are the run's.")
 @common.db_option("SQLite store of the run, its attempts and verdicts")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object at the end.")
 @click.pass_context
