@@ -207,7 +207,7 @@ def cpu_sized(task: Task, max_bytes: int, max_flops: float) -> tuple[Task, str]:
         return task, name
     sizes = _sizes(task)
     for halvings in range(1, MAX_HALVINGS + 1):
-        values = {k: max(MIN_SHRUNK, v >> halvings) for k, v in sizes.items()}
+        values = {k: _halved(v, halvings) for k, v in sizes.items()}
         shrunk = replace(task, shapes=(Shape("cpu", values),))
         cost = count_cost(shrunk, "cpu")
         if not ran_on_meta(cost):
@@ -215,19 +215,34 @@ def cpu_sized(task: Task, max_bytes: int, max_flops: float) -> tuple[Task, str]:
                            f"{cost.uncounted_ops[0]}")
         if _fits(cost, max_bytes, max_flops):
             return shrunk, "cpu"
-        if all(v == MIN_SHRUNK for v in values.values()):
-            break
+        if values == {k: _halved(v, halvings + 1) for k, v in sizes.items()}:
+            break  # every size is down to MIN_SHRUNK
     raise TooLarge(f"no size of it fits the CPU ({max_bytes / 1e6:g} MB, "
                    f"{max_flops / 1e9:g} GFLOP a call), halving its sizes down to {MIN_SHRUNK}")
+
+
+def _halved(value, halvings: int):
+    """A size, or a tuple of sizes (each element that is one), halved `halvings` times,
+    never below MIN_SHRUNK: equal sizes stay equal."""
+    if isinstance(value, tuple):
+        return tuple(_halved(e, halvings) if _big(e) else e for e in value)
+    return max(MIN_SHRUNK, value >> halvings)
 
 
 def _fits(cost, max_bytes: int, max_flops: float) -> bool:
     return cost.bytes <= max_bytes and (not cost.countable or cost.flops <= max_flops)
 
 
-def _sizes(task: Task) -> dict[str, int]:
-    """The module's integer constants large enough to be sizes (batch, features, lengths)."""
+def _sizes(task: Task) -> dict:
+    """The module's integer constants large enough to be sizes (batch, features, lengths),
+    and its tuples holding such sizes (KernelBench's `input_shape = (32768,)`)."""
     module = import_task_module(task.path)
     base = task.shapes[0].values
-    return {k: base.get(k, v) for k, v in vars(module).items()
-            if not k.startswith("_") and type(v) is int and base.get(k, v) > 2 * MIN_SHRUNK}
+    found = {k: base.get(k, v) for k, v in vars(module).items() if not k.startswith("_")}
+    return {k: v for k, v in found.items()
+            if _big(v) or (type(v) is tuple and v and all(type(e) is int for e in v) and
+                           any(_big(e) for e in v))}
+
+
+def _big(value) -> bool:
+    return type(value) is int and value > 2 * MIN_SHRUNK

@@ -154,10 +154,20 @@ def _forget(prepared: Prepared, name: str) -> None:
 
 def perturbed(shape: Shape) -> Shape | None:
     """A secret twin of a shape: every size of 8 or more grows by 1 to 3, so a kernel
-    hard-coded to the declared sizes fails (E13). Smaller constants (kernel sizes, strides,
-    head counts) are left alone."""
-    values = {k: v + 1 + secrets.randbelow(3) if _is_size(v) else v
-              for k, v in shape.values.items()}
+    hard-coded to the declared sizes fails (E13). A tuple of sizes (KernelBench's
+    `input_shape = (32768,)`) grows element by element, and equal sizes grow alike: a task
+    that needs `batch_size == input_shape[0]` still runs. Smaller constants (kernel sizes,
+    strides, head counts) are left alone."""
+    growth: dict[int, int] = {}
+
+    def grown(v):
+        if _is_size(v):
+            return v + growth.setdefault(v, 1 + secrets.randbelow(3))
+        if isinstance(v, tuple) and any(_is_size(e) for e in v):
+            return tuple(grown(e) for e in v)
+        return v
+
+    values = {k: grown(v) for k, v in shape.values.items()}
     if values == shape.values:
         return None
     return Shape(f"{shape.name}~", values)
