@@ -1,0 +1,67 @@
+"""The reference's parameters reach the candidate's model (verify/child/worker.py): by name
+and shape, else by shape in registration order, in the reference's dtype."""
+
+import torch
+import torch.nn as nn
+
+from warpsmith.verify.child.worker import _load_matching
+
+
+class Reference(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 3, 3, groups=3, bias=False)
+        self.norm = nn.BatchNorm1d(4)
+
+
+def test_namesakes_are_copied():
+    ref = Reference()
+    cand = Reference()
+    _load_matching(cand, ref.state_dict())
+    assert all(torch.equal(a, b) for a, b in zip(ref.state_dict().values(),
+                                                  cand.state_dict().values(), strict=True))
+
+
+def test_a_renamed_parameter_gets_the_reference_value_of_its_shape_in_order():
+    class Renamed(nn.Module):  # as LLM kernels hold them: self.weight for conv.weight
+        def __init__(self):
+            super().__init__()
+            self.weight = nn.Parameter(torch.randn(3, 1, 3, 3))
+            self.scale = nn.Parameter(torch.randn(4))
+            self.shift = nn.Parameter(torch.randn(4))
+
+    ref, cand = Reference(), Renamed()
+    _load_matching(cand, ref.state_dict())
+    assert torch.equal(cand.weight, ref.conv.weight)
+    assert torch.equal(cand.scale, ref.norm.weight)  # the first (4,) entry, then the next
+    assert torch.equal(cand.shift, ref.norm.bias)
+
+
+def test_an_integer_buffer_is_never_paired_with_a_float_parameter():
+    class Scalar(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.step = nn.Parameter(torch.tensor(0.5))  # shape (), like num_batches_tracked
+
+    cand = Scalar()
+    _load_matching(cand, {"norm.num_batches_tracked": torch.tensor(7)})
+    assert cand.step.item() == 0.5
+
+
+def test_a_namesake_of_another_shape_is_left_alone_and_not_paired_elsewhere():
+    class Own(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.weight = nn.Parameter(torch.zeros(2))
+            self.other = nn.Parameter(torch.zeros(5))
+
+    cand = Own()
+    _load_matching(cand, {"weight": torch.ones(5)})
+    assert cand.weight.sum() == 0 and cand.other.sum() == 0
+
+
+def test_the_reference_dtype_wins():
+    ref = nn.Linear(4, 4).half()
+    cand = nn.Linear(4, 4)
+    _load_matching(cand, ref.state_dict())
+    assert cand.weight.dtype == torch.float16 and torch.equal(cand.weight, ref.weight)
