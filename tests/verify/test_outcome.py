@@ -90,3 +90,25 @@ def test_a_faked_or_provoked_out_of_memory_is_the_candidates():
     assert _oom("inputs", {"plan_candidate_gib": 4.0, "candidate_peak_gib": 30.0}).status \
         == "runtime_error"
     assert _oom("inputs", WITHIN, request=None).status == "runtime_error"
+
+
+def test_a_timeout_says_how_far_the_calls_got_and_on_the_cpu_whose_limit_it_may_be():
+    from warpsmith.verify.outcome import interpret_outcome
+    from warpsmith.verify.sandbox import Outcome
+
+    late = Outcome(returncode=None, timed_out=True, report=None, log_tail="", seconds=301.4,
+                   collected=((), (), ()))
+    cpu = Verdict(status="passed", task="t", candidate="c", device="cpu")
+    v = interpret_outcome(late, cpu, cases=8)
+    assert v.status == "timeout"
+    assert "(301 s) during checked call 4 of 8 (3 sent their outputs)" in v.reasons[0]
+    assert "interpreter" in v.reasons[0]
+    early = Outcome(returncode=None, timed_out=True, report=None, log_tail="", seconds=60.0)
+    v = interpret_outcome(early, replace_device(cpu, "cuda"), cases=8)
+    assert "its start" in v.reasons[0] and "interpreter" not in v.reasons[0]
+
+
+def replace_device(v: Verdict, device: str) -> Verdict:
+    from dataclasses import replace
+
+    return replace(v, device=device)

@@ -22,9 +22,7 @@ def interpret_outcome(outcome: Outcome, base: Verdict, cases: int,
     `native`: the candidate is CUDA C++, which can allocate device memory torch never sees."""
     report = outcome.report
     if outcome.timed_out:
-        stage = report["stage"] if report else "start"
-        return replace(base, status="timeout",
-                       reasons=(f"the candidate's process passed the deadline (during {stage})",))
+        return replace(base, status="timeout", reasons=(_timeout_reason(outcome, cases, base),))
     if outcome.malformed:
         return replace(base, status="crashed", reasons=(outcome.malformed,))
     if report is None:
@@ -41,6 +39,24 @@ def interpret_outcome(outcome: Outcome, base: Verdict, cases: int,
             f"the candidate's process ended with {signal_name(outcome.returncode)} "
             f"during {report['stage']}",))
     return None
+
+
+def _timeout_reason(outcome: Outcome, cases: int, base: Verdict) -> str:
+    """Where the deadline fell: the final report names a stage only once the checked calls
+    are over; before that, the outputs that came back say how far it got."""
+    done = len(outcome.collected)
+    if outcome.report:
+        where = outcome.report["stage"]
+    elif done:
+        where = f"checked call {done + 1} of {cases} ({done} sent their outputs)" \
+            if done < cases else "the work after the checked calls"
+    else:
+        where = "its start, the candidate's import or its first checked call"
+    text = f"the candidate's process passed the deadline ({outcome.seconds:.0f} s) during {where}"
+    if base.device == "cpu":  # not stored (pipeline.NOT_STORED): the next run tries again
+        text += ("; on the CPU the Triton interpreter runs a kernel far slower than a GPU "
+                 "and the machine's load counts, so a correct kernel can pass it here")
+    return text
 
 
 def report_problem(report: dict, cases: int) -> str:
