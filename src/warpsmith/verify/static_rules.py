@@ -364,9 +364,11 @@ def tf32_dots(source: str) -> list[Finding]:
              if isinstance(node, ast.Call) and _is_tl_dot(node.func, names) and not _ieee(node)
              or isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult)
              and _inside_kernel(tree, node)]
-    return [Finding("tf32-dot", REJECT, "tl.dot without input_precision=\"ieee\" runs in TF32 "
-                    "on a GPU; this task is strict fp32 (the CPU interpreter multiplies "
-                    "exactly, so it would pass here and fail there)", line) for line in found]
+    return [Finding("tf32-dot", REJECT, "tl.dot without input_precision=\"ieee\" (or "
+                    "\"tf32x3\") multiplies fp32 operands in TF32 on a GPU, and operands cast "
+                    "to fp16/bf16 at that precision; this task is strict fp32 (the CPU "
+                    "interpreter multiplies exactly, so it would pass here and fail there)",
+                    line) for line in found]
 
 
 def _is_tl_dot(func: ast.AST, names) -> bool:
@@ -382,7 +384,9 @@ def _ieee(call: ast.Call) -> bool:
         given.setdefault("allow_tf32", call.args[4])
     precision, tf32 = given.get("input_precision"), given.get("allow_tf32")
     if precision is not None:
-        return isinstance(precision, ast.Constant) and precision.value == "ieee"
+        # tf32x3 splits each operand in three TF32 parts: about fp32's accuracy, which the
+        # GPU's comparison then judges like any other kernel's
+        return isinstance(precision, ast.Constant) and precision.value in ("ieee", "tf32x3")
     return isinstance(tf32, ast.Constant) and tf32.value is False
 
 
