@@ -40,3 +40,19 @@ def test_a_check_past_its_limit_is_needs_gpu_with_the_reason(monkeypatch):
     assert verdict.status == "needs_gpu", verdict.reasons
     assert "did not finish within 0.05 s" in verdict.reasons[0]
     assert "can only run on a GPU" in verdict.reasons[-1]
+
+
+def test_a_source_in_an_f_string_of_module_constants_is_read():
+    from warpsmith.lang.cuda import extract_sources
+
+    src = ('TILE = 16\nSRC = f"__global__ void k(float* x) {{ x[0] = {TILE}; }}"\n'
+           'from torch.utils.cpp_extension import load_inline\n'
+           'm = load_inline(name="m", cpp_sources="", cuda_sources=SRC)\n')
+    assert [s.code for s in extract_sources(src)] == ["__global__ void k(float* x) { x[0] = 16; }"]
+
+
+def test_nothing_to_check_is_said():
+    from warpsmith.lang.cuda import compile_check
+
+    result = compile_check([])
+    assert not result.checked and result.note  # the verdict says nvcc checked nothing

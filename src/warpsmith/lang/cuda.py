@@ -62,8 +62,13 @@ def extract_sources(source: str) -> list[CudaSource]:
 
 def compile_check(sources: list[CudaSource]) -> CompileResult:
     nvcc = shutil.which("nvcc")
-    if nvcc is None or not sources:
-        return CompileResult(ok=True, log="", checked=False)
+    if nvcc is None:
+        return CompileResult(ok=True, log="", checked=False,
+                             note="no nvcc here, so the CUDA source was not compile-checked")
+    if not sources:
+        return CompileResult(ok=True, log="", checked=False, note=(
+            "no CUDA source could be read from the file without running it (one built at "
+            "run time), so nvcc checked nothing"))
     for src in sources:
         result = _nvcc(nvcc, src)
         if not result.ok or result.note:
@@ -105,19 +110,48 @@ def _torch_defines() -> tuple[str, ...]:
 
 
 def _string_constants(tree: ast.Module) -> dict[str, str]:
-    found = {}
+    """Module-level names bound to strings (f-strings of such names too: `TILE = 16`,
+    `SRC = f"...{TILE}..."`, as LLM kernels write them) or to numbers, as text."""
+    found: dict[str, str] = {}
     for node in tree.body:
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) \
-                and isinstance(node.value.value, str):
-            for target in node.targets:
-                if isinstance(target, ast.Name):
-                    found[target.id] = node.value.value
+        if not isinstance(node, ast.Assign):
+            continue
+        value = node.value
+        if isinstance(value, ast.Constant) and isinstance(value.value, str | int | float) \
+                and not isinstance(value.value, bool):
+            text = str(value.value)
+        else:
+            text = _formatted(value, found)
+            if text is None:
+                continue
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                found[target.id] = text
     return found
+
+
+def _formatted(node, constants: dict[str, str]) -> str | None:
+    """An f-string whose every field is a bare module constant, rendered; else None."""
+    if not isinstance(node, ast.JoinedStr):
+        return None
+    parts = []
+    for part in node.values:
+        if isinstance(part, ast.Constant):
+            parts.append(str(part.value))
+        elif isinstance(part, ast.FormattedValue) and part.format_spec is None and \
+                part.conversion == -1 and isinstance(part.value, ast.Name) and \
+                part.value.id in constants:
+            parts.append(constants[part.value.id])
+        else:
+            return None
+    return "".join(parts)
 
 
 def _strings(node, constants: dict[str, str]) -> list[str]:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return [node.value]
+    if (text := _formatted(node, constants)) is not None:
+        return [text]
     if isinstance(node, ast.Name) and node.id in constants:
         return [constants[node.id]]
     if isinstance(node, ast.List | ast.Tuple):
