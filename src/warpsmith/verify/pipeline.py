@@ -234,7 +234,8 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
                 f"{calls} checked calls",))
         results = [r for call in outcome.collected for r in call]
         names = gpukernels.kernel_names(candidate.read_text())
-        verdict = _correctness_verdict(base, outcome.report, results, names)
+        verdict = _off_gpu_path(_correctness_verdict(base, outcome.report, results, names),
+                                candidate.read_text())
         return timing_verdict(verdict, baselines, outcome.report, task, prepared,
                               triton=not native)
     finally:
@@ -319,6 +320,18 @@ def _dynamic_problems(report: dict, gpu_names: set[str] | None) -> list[tuple[st
     if report.get("aliased"):
         problems.append(("output-aliases-input", "an output shares memory with an input"))
     return problems
+
+
+def _off_gpu_path(v: Verdict, source: str) -> Verdict:
+    """On the CPU, a candidate that runs PyTorch for tensors off the GPU (`if not x.is_cuda:
+    return torch.argmin(x)`) never launches its kernel: the CPU's limit, not a verdict on the
+    kernel, which a GPU judges."""
+    if v.device != "cpu" or v.status != "rejected" or "no-kernel-ran" not in v.rules or \
+            not static.branches_on_device(source):
+        return v
+    return replace(v, status="needs_gpu", rules=(), reasons=(
+        "forward asks where its tensors live (is_cuda, device.type) and its kernel never ran "
+        "on the CPU interpreter's CPU tensors: only a GPU can check it", *v.reasons))
 
 
 def _launch_problems(calls: list) -> list[tuple[str, str]]:
