@@ -21,15 +21,20 @@ def stopped(root: int, tag: str = "", token: str = ""):
         tree = _stop_tree(root, tag, token)
         yield
     finally:
-        for group_id in _groups(tree):
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(group_id, signal.SIGCONT)
-        for pid in tree:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGCONT)
+        _signal(tree, signal.SIGCONT)
 
 
 STOP_ROUNDS = 50
+
+
+def _signal(tree, sig: int) -> None:
+    """`sig` to each process group of the tree, then to each of its processes."""
+    for group_id in _groups(tree):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(group_id, sig)
+    for pid in tree:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, sig)
 
 
 def _stop_tree(root: int, tag: str, token: str) -> set[int]:
@@ -40,12 +45,7 @@ def _stop_tree(root: int, tag: str, token: str) -> set[int]:
     stopped: set[int] = set()
     for _ in range(STOP_ROUNDS):
         tree = [root, *descendants(root), *(tagged(tag, token) if token else [])]
-        for group_id in _groups(tree):
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(group_id, signal.SIGSTOP)
-        for pid in tree:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGSTOP)
+        _signal(tree, signal.SIGSTOP)
         stopped.update(tree)
         _wait_stopped(tree, timeout_s=0.2)
         if all(state(pid) in STOPPED for pid in tree) and \
