@@ -84,7 +84,7 @@ def _sections(task: Task, language: str, gpu: str, examples: Sequence[Example] |
 
 
 def task_text(task: Task, language: str) -> str:
-    return templates.TASK.format(language_name=_language_name(language), task_name=task.name,
+    return templates.TASK.format(language_name=_language_name(language), task_name=task.title,
                                  source=task.source.strip())
 
 

@@ -135,7 +135,7 @@ def judge_prompt(task: Task, source: str, verdict: Verdict, metrics: dict,
     name = LANGUAGE_NAMES[language]
     label = f" (attempt {attempt})" if attempt is not None else ""
     sections = [
-        JUDGE_TASK.format(task_name=task.name, language_name=name, dtype=task.dtype,
+        JUDGE_TASK.format(task_name=task.title, language_name=name, dtype=task.dtype,
                           reference=task.source.strip()),
         hardware_card(gpu), floor_text(task, gpu),
         JUDGE_ATTEMPT.format(label=label, source=source.strip(),

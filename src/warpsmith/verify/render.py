@@ -4,7 +4,7 @@ returns it (`verify_kernel`), and its detail is the refine loop's feedback to a 
 
 from __future__ import annotations
 
-from ..types import CaseResult, Verdict
+from ..types import CaseResult, Verdict, readable_task_name
 
 
 def timing_lines(v: Verdict) -> list[str]:
@@ -26,7 +26,7 @@ def _num(x: float | None, spec: str) -> str:
 def summary_lines(v: Verdict) -> list[str]:
     """What was checked and what was measured: the first line is the status."""
     cached = " (stored verdict; --no-cache to re-run)" if v.cached else ""
-    lines = [f"{v.status}  {v.task}  ←  {v.candidate}{cached}"]
+    lines = [f"{v.status}  {readable_task_name(v.task)}  ←  {v.candidate}{cached}"]
     sandbox = v.environment.get("sandbox")
     lines.append(f"device {v.device}" + (f", sandbox {sandbox}" if sandbox else "")
                  + f"; shapes checked: {', '.join(v.shapes_checked) or '-'}"
