@@ -112,3 +112,18 @@ def replace_device(v: Verdict, device: str) -> Verdict:
     from dataclasses import replace
 
     return replace(v, device=device)
+
+
+def test_identical_failures_are_one_line_with_their_count():
+    from warpsmith.types import CaseResult
+    from warpsmith.verify.pipeline import _failure_lines
+
+    shape_wrong = [CaseResult("cpu", "base", False, problem="output shape (1,), expected ()")
+                   for _ in range(5)]
+    other = [CaseResult("cpu~", "scaled", False, problem=f"{k} elements differ")
+             for k in range(4)]
+    lines = _failure_lines(shape_wrong + other, total=12)
+    assert lines == ("shape cpu (base inputs): output shape (1,), expected () (5 checks)",
+                     "shape cpu~ (scaled inputs): 0 elements differ",
+                     "shape cpu~ (scaled inputs): 1 elements differ",
+                     "… and 2 more failing checks of 12")

@@ -284,13 +284,26 @@ def _correctness_verdict(base, report, results, names: set[str]) -> Verdict:
                        rules=tuple(dict.fromkeys(r for r, _ in problems)))
     failed = [r for r in results if not r.ok]
     if failed:
-        reasons = [f"shape {r.shape} ({r.variant} inputs): {r.problem}" for r in failed[:3]]
-        if len(failed) > 3:
-            reasons.append(f"… and {len(failed) - 3} more failing checks of {len(results)}")
-        return replace(base, status="incorrect", reasons=tuple(reasons))
+        return replace(base, status="incorrect", reasons=_failure_lines(failed, len(results)))
     if report.get("inputs_modified"):
         return replace(base, status="incorrect", reasons=("the candidate modified its inputs",))
     return replace(base, status="passed", correct=True)
+
+
+def _failure_lines(failed: list, total: int) -> tuple[str, ...]:
+    """The first three distinct failures (shape, inputs, problem), each once with the number
+    of checks it stands for: a wrong output shape used to fill every line with one text."""
+    groups: dict[tuple, int] = {}
+    for r in failed:
+        key = (r.shape, r.variant, r.problem)
+        groups[key] = groups.get(key, 0) + 1
+    shown = list(groups.items())[:3]
+    lines = [f"shape {s} ({v} inputs): {p}" + (f" ({n} checks)" if n > 1 else "")
+             for (s, v, p), n in shown]
+    rest = len(failed) - sum(n for _, n in shown)
+    if rest:
+        lines.append(f"… and {rest} more failing checks of {total}")
+    return tuple(lines)
 
 
 def _dynamic_problems(report: dict, gpu_names: set[str] | None) -> list[tuple[str, str]]:
