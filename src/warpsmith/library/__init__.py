@@ -5,7 +5,8 @@ of the supported patterns gets a complete, parameterised Triton candidate withou
     coverage(tasks)           one row per task: the family, or why none applies
     FAMILIES[name].defaults   the knobs a tuner may vary, with their default values
 
-The exact-pattern families (match.py) are tried first: they hold hand-written kernels for
+The exact-pattern families (each file its matcher and kernels; match.py the registry and
+the order they are tried in) go first: they hold hand-written kernels for
 one op each (online softmax, the GEMMs, pooling). What none of them matches goes to the graph
 generator (generator.py), which places any pointwise chain and reductions with their
 prologues and epilogues into kernels of the graph families (families.py): a matrix product

@@ -7,8 +7,10 @@ fp32 inputs use the task's dot precision."""
 
 from __future__ import annotations
 
+from .match import NoMatch, _dot_precision, _is_input, _is_number, _ops, matcher
 from .registry import register
 from .render import constructor, dot_precision, fill, header, signature
+from .trace import Node, Ref, Trace
 
 KERNEL = '''
 @triton.jit
@@ -81,3 +83,113 @@ class Attention:
         return header("attention", tune) + fill(
             KERNEL, precision=dot_precision(params), init=constructor([], {}),
             signature=signature(params["args"]), q=q, k=k, v=v, causal=params["causal"])
+
+
+# ---- the matcher: which traces this family implements --------------------
+
+_VIEWS = ("expand.default", "view.default", "_unsafe_view.default")
+
+
+@matcher("attention")
+def match_attention(trace: Trace) -> dict | NoMatch | None:
+    """softmax(q·kᵀ/√d [+ causal mask])·v over (B, H, S, D) inputs q, k, v of one shape, with
+    the default scale, no attn_mask and no dropout. The trace is followed from the output
+    back to the inputs; every op must be on that path (a dead dtype cast aside)."""
+    if len(trace.inputs) != 3 or trace.inputs[0] is None or len(trace.inputs[0].shape) != 4 \
+            or any(m != trace.inputs[0] for m in trace.inputs) \
+            or trace.inputs[0].dtype != trace.dtype or "bmm.default" not in _ops(trace):
+        return None
+    seen: set[int] = set()
+    found = _attention_path(trace, trace.output, seen)
+    dead = [n for i, n in enumerate(trace.nodes) if i not in seen]
+    if found is None or any(n.op != "_to_copy.default" for n in dead):
+        return None
+    if trace.dtype == "bfloat16":
+        return NoMatch("bf16 attention: the Triton CPU interpreter computes bf16 tl.dot "
+                       "wrongly, so the library's kernel could not be verified without a GPU",
+                       "attention")
+    return found | {"precision": _dot_precision(trace)}
+
+
+def _attention_path(trace: Trace, out, seen: set[int]) -> dict | None:
+    walk = _Walk(trace, seen)
+    node = walk.node(out)
+    if node is not None and node.op == "_to_copy.default":  # fp16: back from the fp32 math
+        node = walk.node(node.arg("self"))
+    pv = walk.node(walk.source(node.arg("self"))) if node is not None \
+        and node.op == "_unsafe_view.default" else None
+    if pv is None or pv.op != "bmm.default":
+        return None
+    soft = walk.node(walk.source(pv.arg("self")))
+    if soft is None or soft.op not in ("_safe_softmax.default", "_softmax.default") \
+            or soft.arg("dim") not in (-1, 3) or not walk.is_input(pv.arg("mat2"), 2):
+        return None
+    scores, causal = walk.node(soft.arg("self")), False
+    if scores is not None and scores.op == "add.Tensor":
+        causal = _causal_mask(walk, scores.arg("other"))
+        if not causal or scores.arg("alpha") != 1:
+            return None
+        scores = walk.node(scores.arg("self"))
+    qk = walk.node(walk.source(scores.arg("self"))) if scores is not None \
+        and scores.op == "_unsafe_view.default" else None
+    if qk is None or qk.op != "bmm.default":
+        return None
+    return {"causal": causal} if _scaled_qk(walk, qk) else None
+
+
+def _scaled_qk(walk: _Walk, qk: Node) -> bool:
+    """q·s and (kᵀ)·s with s² = 1/√D: sdpa's default scale, split between the two."""
+    q_mul, k_mul = walk.node(walk.source(qk.arg("self"))), walk.node(walk.source(qk.arg("mat2")))
+    if q_mul is None or k_mul is None or {q_mul.op, k_mul.op} != {"mul.Scalar"}:
+        return False
+    scale, head_dim = q_mul.arg("other"), walk.trace.inputs[0].shape[3]
+    k_t = walk.node(k_mul.arg("self"))
+    return _is_number(scale) and k_mul.arg("other") == scale \
+        and abs(scale * scale * head_dim ** 0.5 - 1) < 1e-6 \
+        and walk.is_input(q_mul.arg("self"), 0) and k_t is not None \
+        and k_t.op == "transpose.int" and {k_t.arg("dim0") % 4, k_t.arg("dim1") % 4} == {2, 3} \
+        and walk.is_input(k_t.arg("self"), 1)
+
+
+def _causal_mask(walk: _Walk, ref) -> bool:
+    """where(tril(ones(S, S)), 0, -inf): is_causal=True's additive mask."""
+    where = walk.node(ref)
+    if where is None or where.op != "where.self":
+        return False
+    tril, zero, minus = (walk.node(where.arg(k)) for k in ("condition", "self", "other"))
+    ones = walk.node(tril.arg("self")) if tril is not None and tril.op == "tril.default" \
+        else None
+    seq = walk.trace.inputs[0].shape[2]
+    return ones is not None and ones.op == "ones.default" and ones.arg("size") == (seq, seq) \
+        and tril.arg("diagonal") == 0 and zero is not None and minus is not None \
+        and zero.op == minus.op == "scalar_tensor.default" and zero.arg("s") == 0 \
+        and minus.arg("s") == float("-inf")
+
+
+class _Walk:
+    """Steps from a Ref to the node that made it, recording every node it passes."""
+
+    def __init__(self, trace: Trace, seen: set[int]):
+        self.trace, self.seen = trace, seen
+
+    def node(self, ref) -> Node | None:
+        if not (isinstance(ref, Ref) and ref.kind == "node"):
+            return None
+        self.seen.add(ref.key[0])
+        return self.trace.nodes[ref.key[0]]
+
+    def source(self, ref):
+        """Back through expand and view (reshapes of one shape; no broadcast: the inputs
+        share one shape) to what they view."""
+        while isinstance(ref, Ref) and ref.kind == "node" \
+                and self.trace.nodes[ref.key[0]].op in _VIEWS:
+            ref = self.node(ref).arg("self")
+        return ref
+
+    def is_input(self, ref, index: int) -> bool:
+        """Input `index`, maybe viewed, maybe cast to fp32 (the math path of fp16 inputs)."""
+        ref = self.source(ref)
+        node = self.node(ref)
+        if node is not None and node.op == "_to_copy.default":
+            ref = node.arg("self")
+        return _is_input(ref, index)

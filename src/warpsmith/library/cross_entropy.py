@@ -5,8 +5,10 @@ result is deterministic."""
 
 from __future__ import annotations
 
+from .match import _is_input, _last_dim, _ops, _out, matcher
 from .registry import register
 from .render import constructor, fill, header, signature
+from .trace import Trace
 
 KERNELS = '''
 @triton.jit
@@ -75,3 +77,27 @@ class CrossEntropy:
             KERNELS, init=constructor([], {}), signature=signature(params["args"]),
             logits=logits, targets=targets, ignore=params["ignore_index"],
             mean=str(params["reduction"] == "mean"))
+
+
+# ---- the matcher: which traces this family implements --------------------
+
+@matcher("cross_entropy")
+def match_cross_entropy(trace: Trace) -> dict | None:
+    if _ops(trace) != ("_log_softmax.default", "nll_loss_forward.default") \
+            or len(trace.inputs) != 2 or trace.output != _out(1):
+        return None
+    lsm, nll = trace.nodes
+    logits, target = trace.inputs
+    if logits is None or target is None or len(logits.shape) != 2 \
+            or logits.dtype != trace.dtype or target.dtype != "int64" \
+            or target.shape != logits.shape[:1]:
+        return None
+    if not (_is_input(lsm.arg("self"), 0) and _last_dim(lsm.arg("dim"), 2)
+            and lsm.arg("half_to_float") is False and nll.arg("self") == _out(0)
+            and _is_input(nll.arg("target"), 1) and nll.arg("weight") is None
+            and nll.arg("reduction") in (1, 2)):
+        return None
+    return {"reduction": "mean" if nll.arg("reduction") == 1 else "sum",
+            "ignore_index": int(nll.arg("ignore_index"))}
+
+

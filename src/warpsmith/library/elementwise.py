@@ -3,8 +3,10 @@ reads each input once and writes the output once, computing in fp32 in between."
 
 from __future__ import annotations
 
+from .match import FLOAT_DTYPES, POINTWISE_FORMS, Lit, _is_number, matcher, pointwise_form
 from .registry import register
 from .render import constructor, fill, header, signature
+from .trace import Node, Ref, Trace
 
 # form -> Triton expression over fp32 values: {t0}, {t1} tensors, {s0}… run-time scalars.
 # match.POINTWISE_FORMS names the same forms and which schema arguments fill them.
@@ -126,3 +128,46 @@ class Elementwise:
                 scalars.append((f"s{len(scalars)}", spec))
             lines.append(f"    v{index} = " + EXPRESSIONS[step["form"]].format(**names))
         return scalars, "\n".join(lines)
+
+
+# ---- the matcher: which traces this family implements --------------------
+
+@matcher("elementwise")
+def match_elementwise(trace: Trace) -> dict | None:
+    if not trace.nodes or trace.dtype not in FLOAT_DTYPES:
+        return None
+    out_meta = trace.meta(trace.output)
+    if any(x is None or x != out_meta for x in trace.inputs):
+        return None  # every input a tensor of the output's shape and dtype: no broadcasting
+    if out_meta.dtype != trace.dtype:
+        return None
+    steps = []
+    for node in trace.nodes:
+        step = _pointwise_step(trace, node, out_meta)
+        if step is None:
+            return None
+        steps.append(step)
+    return {"steps": steps, "output": _value_name(trace.output)}
+
+
+def _pointwise_step(trace: Trace, node: Node, out_meta) -> dict | None:
+    form = pointwise_form(node)
+    if form is None or node.outs != (out_meta,):
+        return None
+    args = dict(node.args)
+    tensors, scalars = POINTWISE_FORMS[form]
+    refs = [args[name] for name in tensors]
+    if not all(isinstance(r, Ref) and r.kind in ("input", "node") and trace.meta(r) == out_meta
+               for r in refs):
+        return None
+    values = [args[name] for name in scalars]
+    if not all(_is_number(v) for v in values):
+        return None
+    return {"form": form, "tensors": [_value_name(r) for r in refs],
+            "scalars": [Lit(float(v)) for v in values]}
+
+
+def _value_name(ref: Ref) -> str:
+    return f"a{ref.key}" if ref.kind == "input" else f"v{ref.key[0]}"
+
+

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from .match import _is_input, _ops, _out, _parameter, matcher
 from .registry import register
 from .render import constructor, fill, header, signature
+from .trace import Trace
 
 KERNELS = '''
 @triton.jit
@@ -41,3 +43,20 @@ class Embedding:
         return header("embedding", tune) + fill(
             KERNELS, init=constructor([weight], {}), signature=signature(params["args"]),
             ids=params["args"][0], weight=weight["name"])
+
+
+# ---- the matcher: which traces this family implements --------------------
+
+@matcher("embedding")
+def match_embedding(trace: Trace) -> dict | None:
+    if _ops(trace) != ("embedding.default",) or trace.output != _out(0) \
+            or len(trace.inputs) != 1 or trace.inputs[0] is None \
+            or trace.inputs[0].dtype not in ("int64", "int32"):
+        return None
+    node = trace.nodes[0]
+    table = _parameter(trace, node.arg("weight"))
+    if table is None or len(table["shape"]) != 2 or not _is_input(node.arg("indices"), 0):
+        return None
+    return {"weight": table}
+
+

@@ -3,8 +3,10 @@ one contiguous run; shifted sums in one pass, then normalise with the per-channe
 
 from __future__ import annotations
 
+from .match import Lit, _is_input, _one_float_input, _ops, _out, _parameter, matcher
 from .registry import register
 from .render import constructor, fill, header, signature
+from .trace import Trace
 
 KERNELS = '''
 @triton.jit
@@ -73,3 +75,32 @@ class GroupNorm:
             weight=f"self.{weight['name']}" if weight else "x",
             bias=f"self.{bias['name']}" if bias else "x",
             has_weight=str(weight is not None), has_bias=str(bias is not None))
+
+
+# ---- the matcher: which traces this family implements --------------------
+
+@matcher("group_norm")
+def match_group_norm(trace: Trace) -> dict | None:
+    if _ops(trace) != ("native_group_norm.default",) or not _one_float_input(trace) \
+            or trace.output != _out(0):
+        return None
+    node = trace.nodes[0]
+    shape = trace.inputs[0].shape
+    if len(shape) < 2 or not _is_input(node.arg("input"), 0):
+        return None
+    hxw = 1
+    for d in shape[2:]:
+        hxw *= d
+    if (node.arg("N"), node.arg("C"), node.arg("HxW")) != (shape[0], shape[1], hxw) \
+            or shape[1] % node.arg("group"):
+        return None
+    affine = {}
+    for role in ("weight", "bias"):
+        ref = node.arg(role)
+        param = _parameter(trace, ref) if ref is not None else None
+        if ref is not None and (param is None or trace.params[ref.key].shape != shape[1:2]):
+            return None
+        affine[role] = param
+    return {"groups": Lit(int(node.arg("group"))), "eps": Lit(float(node.arg("eps")))} | affine
+
+

@@ -4,8 +4,10 @@ written); a second one-program kernel adds the rows in a fixed order."""
 
 from __future__ import annotations
 
+from .match import _is_input, _last_dim, _ops, _out, matcher
 from .registry import register
 from .render import constructor, fill, header, signature
+from .trace import Ref, Trace
 
 KERNELS = '''
 @triton.jit
@@ -71,3 +73,38 @@ class KlDiv:
             KERNELS, init=constructor([], {}), signature=signature(params["args"]),
             logits=logits, target=target,
             divisor="float(n_rows)" if params["reduction"] == "batchmean" else "1.0")
+
+
+# ---- the matcher: which traces this family implements --------------------
+
+_KL_OPS = ("_log_softmax.default", "mul.Tensor", "xlogy.Tensor", "sub.Tensor", "sum.default")
+
+
+@matcher("kl_div")
+def match_kl_div(trace: Trace) -> dict | None:
+    """F.kl_div(F.log_softmax(x, -1), target, reduction="batchmean" | "sum") on 2-D inputs, as
+    torch traces it: target·log(target) − target·log_softmax(x), summed, over the batch."""
+    ops = _ops(trace)
+    if ops[:5] != _KL_OPS or len(ops) not in (5, 6) or trace.output != _out(len(ops) - 1) \
+            or len(trace.inputs) != 2 or trace.inputs[0] is None \
+            or trace.inputs[0] != trace.inputs[1] or len(trace.inputs[0].shape) != 2 \
+            or trace.inputs[0].dtype != trace.dtype:
+        return None
+    lsm, mul, xlogy, sub, total = trace.nodes[:5]
+    target = Ref("input", 1)
+    if not (_is_input(lsm.arg("self"), 0) and _last_dim(lsm.arg("dim"), 2)
+            and lsm.arg("half_to_float") is False
+            and {mul.arg("self"), mul.arg("other")} == {target, _out(0)}
+            and xlogy.arg("self") == target and xlogy.arg("other") == target
+            and sub.arg("self") == _out(2) and sub.arg("other") == _out(1)
+            and sub.arg("alpha") == 1 and total.arg("self") == _out(3)
+            and total.arg("dtype") is None):
+        return None
+    if len(ops) == 5:
+        return {"reduction": "sum"}
+    div = trace.nodes[5]
+    batchmean = div.op == "div.Tensor" and div.arg("self") == _out(4) \
+        and div.arg("other") == trace.inputs[0].shape[0]
+    return {"reduction": "batchmean"} if batchmean else None
+
+

@@ -4,8 +4,10 @@ pass and normalises in a second."""
 
 from __future__ import annotations
 
+from .match import Lit, _is_input, _one_float_input, _ops, _out, _parameter, matcher
 from .registry import register
 from .render import constructor, fill, header, signature
+from .trace import Trace
 
 KERNELS = '''
 @triton.jit
@@ -100,5 +102,29 @@ class LayerNorm:
             weight=f"self.{weight['name']}.contiguous()" if weight else "x2",
             bias=f"self.{bias['name']}.contiguous()" if bias else "x2",
             has_weight=str(weight is not None), has_bias=str(bias is not None))
+
+
+# ---- the matcher: which traces this family implements --------------------
+
+@matcher("layer_norm")
+def match_layer_norm(trace: Trace) -> dict | None:
+    if _ops(trace) != ("native_layer_norm.default",) or not _one_float_input(trace):
+        return None
+    node = trace.nodes[0]
+    x = trace.inputs[0]
+    if not (_is_input(node.arg("input"), 0) and node.arg("normalized_shape") == x.shape[-1:]
+            and trace.output == _out(0)):
+        return None
+    affine = {}
+    for role in ("weight", "bias"):
+        ref = node.arg(role)
+        if ref is None:
+            affine[role] = None
+            continue
+        param = _parameter(trace, ref)
+        if param is None or trace.params[ref.key].shape != x.shape[-1:]:
+            return None
+        affine[role] = param
+    return {"eps": Lit(float(node.arg("eps")))} | affine
 
 

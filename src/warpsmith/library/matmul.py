@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .match import MATCHERS, NoMatch, _out, match_matmul
+from .match import FLOAT_DTYPES, NoMatch, _dot_precision, _out, _parameter, matcher
 from .registry import register
 from .render import constructor, dot_precision, fill, header, signature
-from .trace import Ref
+from .trace import Node, Ref, Trace
 
 # The tile walk every GEMM here shares (the graph family gemm.py too): grouped tile order,
 # int64 row offsets, operands read at their strides (a transposed one in place).
@@ -233,4 +233,64 @@ def match_any(trace) -> dict | NoMatch | None:
     return None
 
 
-MATCHERS["matmul"] = match_any  # in match_matmul's place, so the order of families holds
+# ---- the matcher: which traces this family implements --------------------
+
+_TRANSPOSES = {"t.default", "permute.default", "transpose.int"}
+
+
+def match_matmul(trace: Trace) -> dict | NoMatch | None:
+    nodes = trace.nodes
+    if not nodes or nodes[-1].op not in ("mm.default", "bmm.default", "addmm.default") \
+            or trace.output != _out(len(nodes) - 1):
+        return None
+    last = nodes[-1]
+    views = {_out(i): _transposed_operand(trace, n) for i, n in enumerate(nodes[:-1])}
+    if any(v is None for v in views.values()):
+        return None
+    a = _traced_operand(trace, last.arg("self" if last.name != "addmm" else "mat1"), views)
+    b = _traced_operand(trace, last.arg("mat2"), views)
+    if a is None or b is None or len(views) != sum(o["transpose"] for o in (a, b)):
+        return None
+    params = {"a": a, "b": b, "bias": None, "batched": last.name == "bmm",
+              "precision": _dot_precision(trace)}
+    if last.name == "addmm":
+        bias = _parameter(trace, last.arg("self"))
+        if bias is None or len(bias["shape"]) != 1 or last.arg("beta") != 1 \
+                or last.arg("alpha") != 1:
+            return None
+        params["bias"] = bias
+    if trace.dtype == "bfloat16":
+        return NoMatch("bf16 matmul: the Triton CPU interpreter computes bf16 tl.dot wrongly, "
+                       "so the library's GEMM could not be verified without a GPU", "matmul")
+    if trace.dtype not in FLOAT_DTYPES or any(m.dtype != trace.dtype for m in trace.inputs if m):
+        return None
+    return params
+
+
+def _transposed_operand(trace: Trace, node: Node) -> Ref | None:
+    """A 2-D transpose (x.T, x.t(), permute(1, 0), transpose(0, 1)) of an input or param."""
+    if node.op not in _TRANSPOSES:
+        return None
+    src = node.arg("self")
+    meta = trace.meta(src) if isinstance(src, Ref) else None
+    if meta is None or len(meta.shape) != 2 or src.kind not in ("input", "param"):
+        return None
+    if node.op == "permute.default" and node.arg("dims") not in ((1, 0), (-1, -2)):
+        return None
+    if node.op == "transpose.int" and {node.arg("dim0") % 2, node.arg("dim1") % 2} != {0, 1}:
+        return None
+    return src
+
+
+def _traced_operand(trace: Trace, ref, views: dict) -> dict | None:
+    transpose = ref in views
+    src = views[ref] if transpose else ref
+    if not isinstance(src, Ref):
+        return None
+    if src.kind == "input":
+        return {"input": src.key, "param": None, "transpose": transpose}
+    param = _parameter(trace, src)
+    return {"input": None, "param": param, "transpose": transpose} if param else None
+
+
+matcher("matmul")(match_any)  # the plain product, a triangle of one, a reshaped A times B

@@ -3,8 +3,10 @@ sum; one more program adds the partials in a fixed order (deterministic, no atom
 
 from __future__ import annotations
 
+from .match import _is_input, _ops, _out, matcher
 from .registry import register
 from .render import constructor, fill, header, signature
+from .trace import Trace
 
 KERNELS = '''
 @triton.jit
@@ -54,3 +56,20 @@ class MseLoss:
         return header("mse_loss", tune) + fill(
             KERNELS, init=constructor([], {}), signature=signature(params["args"]), a=a, b=b,
             divisor="float(n)" if params["reduction"] == "mean" else "1.0")
+
+
+# ---- the matcher: which traces this family implements --------------------
+
+@matcher("mse_loss")
+def match_mse_loss(trace: Trace) -> dict | None:
+    if _ops(trace) != ("mse_loss.default",) or trace.output != _out(0) \
+            or len(trace.inputs) != 2 or trace.inputs[0] != trace.inputs[1] \
+            or trace.inputs[0] is None or trace.inputs[0].dtype != trace.dtype:
+        return None
+    node = trace.nodes[0]
+    if not (_is_input(node.arg("self"), 0) and _is_input(node.arg("target"), 1)
+            and node.arg("reduction") in (1, 2)):
+        return None
+    return {"reduction": "mean" if node.arg("reduction") == 1 else "sum"}
+
+

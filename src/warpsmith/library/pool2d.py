@@ -5,8 +5,10 @@ them come from L1. Accumulates in fp32; max propagates NaN as torch does."""
 
 from __future__ import annotations
 
+from .match import _is_input, _is_number, _one_float_input, _ops, _out, matcher
 from .registry import register
 from .render import constructor, fill, header, signature
+from .trace import Trace
 
 KERNELS = '''
 @triton.jit
@@ -76,3 +78,42 @@ class Pool2d:
             x=params["args"][0], kh=kh, kw=kw, sh=sh, sw=sw, ph=ph, pw=pw, dh=dh, dw=dw,
             is_max=params["kind"] == "max", count_pad=params["count_include_pad"],
             divisor=params["divisor"] or 0)
+
+
+# ---- the matcher: which traces this family implements --------------------
+
+_POOL_OPS = {"max_pool2d_with_indices.default": "max", "avg_pool2d.default": "avg"}
+
+
+@matcher("pool2d")
+def match_pool2d(trace: Trace) -> dict | None:
+    """nn.MaxPool2d / nn.AvgPool2d (and F.*) on a 4-D input, without ceil_mode; max returns
+    the values only (its indices are unused)."""
+    ops = _ops(trace)
+    if len(ops) != 1 or ops[0] not in _POOL_OPS or trace.output != _out(0) \
+            or not _one_float_input(trace) or len(trace.inputs[0].shape) != 4:
+        return None
+    node, kind = trace.nodes[0], _POOL_OPS[ops[0]]
+    args = dict(node.args)  # avg_pool2d has no dilation, max_pool2d no divisor
+    kernel = _pair(args["kernel_size"])
+    stride = _pair(args.get("stride")) or kernel
+    padding, dilation = _pair(args.get("padding", 0)), _pair(args.get("dilation") or 1)
+    divisor = args.get("divisor_override")
+    if not (_is_input(node.arg("self"), 0) and kernel and padding and dilation) \
+            or node.arg("ceil_mode") or (divisor is not None and not _is_number(divisor)):
+        return None
+    return {"kind": kind, "kernel": kernel, "stride": stride, "padding": padding,
+            "dilation": dilation, "count_include_pad": kind == "avg"
+            and args.get("count_include_pad") is not False, "divisor": divisor}
+
+
+def _pair(value) -> tuple[int, int] | None:
+    """(a, b) from an int or a one- or two-element sequence of ints; None if it is neither."""
+    values = (value,) if isinstance(value, int) else tuple(value or ())
+    if len(values) == 1:
+        values = values * 2
+    ok = len(values) == 2 and all(isinstance(v, int) and not isinstance(v, bool)
+                                  for v in values)
+    return values if ok else None
+
+

@@ -5,8 +5,10 @@ the reduced dim in BLOCK_R × BLOCK_I tiles, so every load is a contiguous run."
 
 from __future__ import annotations
 
+from .match import _is_input, _one_float_input, _out, matcher
 from .registry import register
 from .render import constructor, fill, header, signature
+from .trace import Trace
 
 # op -> (value a masked lane loads, accumulator update, final value from acc along axis 0)
 VALUES = {
@@ -142,3 +144,42 @@ class Reduce:
             x=params["args"][0], first=-params["first"], last=-params["last"],
             kept="(1,) * (last + 1 - first)" if params["keepdim"] else "()",
             out_dtype=out_dtype)
+
+
+# ---- the matcher: which traces this family implements --------------------
+
+_REDUCTIONS = {"sum.dim_IntList": "sum", "mean.dim": "mean", "amax.default": "max",
+               "amin.default": "min", "max.dim": "max", "min.dim": "min",
+               "argmax.default": "argmax", "argmin.default": "argmin",
+               "linalg_vector_norm.default": "norm2"}
+
+
+@matcher("reduce")
+def match_reduce(trace: Trace) -> dict | None:
+    if len(trace.nodes) != 1 or trace.nodes[0].op not in _REDUCTIONS \
+            or not _one_float_input(trace) or trace.output != _out(0):
+        return None
+    node = trace.nodes[0]
+    op = _REDUCTIONS[node.op]
+    ndim = len(trace.inputs[0].shape)
+    if not _is_input(node.arg("self"), 0) or dict(node.args).get("dtype") is not None:
+        return None
+    if op == "norm2" and node.arg("ord") != 2:
+        return None
+    dims = _dim_run(node.arg("dim"), ndim)
+    if dims is None or (op in ("argmax", "argmin") and dims[0] != dims[1]):
+        return None
+    return {"op": op, "first": dims[0] - ndim, "last": dims[1] - ndim,
+            "keepdim": bool(node.arg("keepdim"))}
+
+
+def _dim_run(dim, ndim: int) -> tuple[int, int] | None:
+    """Adjacent dims as (first, last), non-negative; None for none, all-by-default or gaps."""
+    if dim is None or ndim == 0:
+        return None
+    dims = sorted({d % ndim for d in (dim if isinstance(dim, tuple) else (dim,))})
+    if not dims or dims != list(range(dims[0], dims[-1] + 1)):
+        return None
+    return dims[0], dims[-1]
+
+

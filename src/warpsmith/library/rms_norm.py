@@ -4,8 +4,21 @@ to ROW_MAX, two passes beyond."""
 
 from __future__ import annotations
 
+from .match import (
+    Lit,
+    _is_input,
+    _is_number,
+    _is_param,
+    _last_dim,
+    _one_float_input,
+    _out,
+    _parameter,
+    _uses,
+    matcher,
+)
 from .registry import register
 from .render import constructor, fill, header, signature
+from .trace import Node, Ref, Trace
 
 KERNELS = '''
 @triton.jit
@@ -86,3 +99,88 @@ class RmsNorm:
             signature=signature(params["args"]), x=params["args"][0],
             weight=f"self.{weight['name']}.contiguous()" if weight else "x2",
             mean=str(params["kind"] == "rms"), has_weight=str(weight is not None))
+
+
+# ---- the matcher: which traces this family implements --------------------
+
+@matcher("rms_norm")
+def match_rms_norm(trace: Trace) -> dict | None:
+    """x * rsqrt(mean(x²) + eps) [* w], as written out in PyTorch (F.rms_norm traces the
+    same), and x / ‖x‖₂ (l2: the sum instead of the mean, no eps unless clamped)."""
+    if not _one_float_input(trace):
+        return None
+    return _rms_pattern(trace) or _l2_pattern(trace)
+
+
+def _rms_pattern(trace: Trace) -> dict | None:
+    nodes, x = trace.nodes, trace.inputs[0]
+    if len(nodes) not in (5, 6) or not _is_square_of_input(nodes[0]):
+        return None
+    mean, add, root, scale = nodes[1:5]
+    if not (mean.op == "mean.dim" and mean.arg("self") == _out(0) and mean.arg("keepdim")
+            and mean.arg("dtype") is None and _last_dim(mean.arg("dim"), len(x.shape))):
+        return None
+    if not (add.name == "add" and add.arg("self") == _out(1) and _is_number(add.arg("other"))
+            and add.arg("alpha") == 1):
+        return None
+    form = _scaling(root, scale, _out(2), _out(3))
+    if form is None or _uses(trace, _out(0)) != 1:
+        return None
+    params = {"kind": "rms", "eps": Lit(float(add.arg("other"))), "weight": None}
+    return _with_weight(trace, params, nodes[5:], _out(4))
+
+
+def _l2_pattern(trace: Trace) -> dict | None:
+    nodes, x = trace.nodes, trace.inputs[0]
+    if not nodes or nodes[0].op != "linalg_vector_norm.default":
+        return None
+    norm = nodes[0]
+    if not (_is_input(norm.arg("self"), 0) and norm.arg("ord") == 2 and norm.arg("keepdim")
+            and norm.arg("dtype") is None and _last_dim(norm.arg("dim"), len(x.shape))):
+        return None
+    rest, value, eps = list(nodes[1:]), _out(0), None
+    if rest and rest[0].op == "clamp_min.default" and rest[0].arg("self") == value \
+            and _is_number(rest[0].arg("min")):
+        eps, value = Lit(float(rest[0].arg("min"))), _out(1)
+        rest = rest[1:]
+    if rest and rest[0].op == "expand.default" and rest[0].arg("self") == value:
+        value = _out(len(nodes) - len(rest))
+        rest = rest[1:]
+    if len(rest) != 1 or rest[0].op != "div.Tensor" or not _is_input(rest[0].arg("self"), 0) \
+            or rest[0].arg("other") != value or trace.output != _out(len(nodes) - 1):
+        return None
+    return {"kind": "l2", "eps": eps, "weight": None}
+
+
+def _is_square_of_input(node: Node) -> bool:
+    if node.op == "pow.Tensor_Scalar":
+        return _is_input(node.arg("self"), 0) and node.arg("exponent") == 2
+    return node.op == "mul.Tensor" and _is_input(node.arg("self"), 0) \
+        and _is_input(node.arg("other"), 0)
+
+
+def _scaling(root: Node, scale: Node, denom: Ref, root_out: Ref) -> str | None:
+    """x * rsqrt(d) or x / sqrt(d), with x the input."""
+    if root.op == "rsqrt.default" and root.arg("self") == denom and scale.op == "mul.Tensor":
+        pair = {scale.arg("self"), scale.arg("other")}
+        return "rsqrt" if pair == {Ref("input", 0), root_out} else None
+    if root.op == "sqrt.default" and root.arg("self") == denom and scale.op == "div.Tensor":
+        ok = _is_input(scale.arg("self"), 0) and scale.arg("other") == root_out
+        return "sqrt" if ok else None
+    return None
+
+
+def _with_weight(trace: Trace, params: dict, tail: tuple, value: Ref) -> dict | None:
+    x = trace.inputs[0]
+    if not tail:
+        return params if trace.output == value else None
+    mul = tail[0]
+    pair = (mul.arg("self"), mul.arg("other")) if mul.op == "mul.Tensor" else ()
+    weight = next((r for r in pair if _is_param(r)), None)
+    if weight is None or value not in pair or trace.params[weight.key].shape != x.shape[-1:]:
+        return None
+    if trace.output != _out(len(trace.nodes) - 1):
+        return None
+    return params | {"weight": _parameter(trace, weight)}
+
+

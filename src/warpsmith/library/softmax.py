@@ -3,8 +3,10 @@ and read once; a wider one is read twice (online max and sum, then normalise).""
 
 from __future__ import annotations
 
+from .match import _is_input, _last_dim, _one_float_input, _ops, _out, matcher
 from .registry import register
 from .render import constructor, fill, header, signature
+from .trace import Trace
 
 # The last line of each kernel: y from the shifted row z = x - max and the sum s of exp(z).
 FINISH = {False: "tl.exp(z) / s", True: "z - tl.log(s)"}
@@ -74,3 +76,19 @@ class Softmax:
         return header("softmax", tune) + fill(
             KERNELS, finish=FINISH[params["log"]], init=constructor([], {}),
             signature=signature(params["args"]), x=x)
+
+
+# ---- the matcher: which traces this family implements --------------------
+
+@matcher("softmax")
+def match_softmax(trace: Trace) -> dict | None:
+    if _ops(trace) not in (("_softmax.default",), ("_log_softmax.default",)):
+        return None
+    node = trace.nodes[0]
+    ndim = len(trace.inputs[0].shape) if _one_float_input(trace) else 0
+    if not (ndim and _is_input(node.arg("self"), 0) and _last_dim(node.arg("dim"), ndim)
+            and node.arg("half_to_float") is False and trace.output == _out(0)):
+        return None
+    return {"log": node.name == "_log_softmax"}
+
+
