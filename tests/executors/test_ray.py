@@ -17,6 +17,7 @@ from warpsmith.executors import make_executor
 from warpsmith.executors.local import WORKER_TAG, LocalExecutor
 from warpsmith.executors.ray import RayExecutor
 from warpsmith.tasks.suite import resolve_task
+from warpsmith.types import readable_task_name
 
 from .procs import BAD, GOOD, environ
 
@@ -138,7 +139,8 @@ def test_bench_verdicts_agree_across_executors(executor, suite, tmp_path, monkey
             store.close()
     finally:
         local.close()
-    assert {t: v[0] for t, v in found["inline"].items()} == EXPECTED
+    # a folder's tasks are stored as NAME@DIGEST; their titles are the names people read
+    assert {readable_task_name(t): v[0] for t, v in found["inline"].items()} == EXPECTED
     assert found["inline"] == found["local"] == found["ray"]
 
 

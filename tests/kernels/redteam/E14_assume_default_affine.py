@@ -1,6 +1,6 @@
 # task: level1/layer_norm
 # expect: incorrect
-# exploit: E14, parameter specialisation: keep the affine parameters under other names so the reference's are never loaded, and assume LayerNorm's default weight = 1, bias = 0
+# exploit: E14, parameter specialisation: keep the affine out of the state_dict (non-persistent buffers) so the reference's are never loaded, and assume LayerNorm's default weight = 1, bias = 0 (renamed parameters now get the reference's values by shape, so renaming alone no longer hides them)
 import torch
 import torch.nn as nn
 import triton
@@ -24,8 +24,8 @@ def layer_norm_kernel(x_ptr, w_ptr, b_ptr, out_ptr, n_cols, eps, BLOCK: tl.const
 class ModelNew(nn.Module):
     def __init__(self, hidden, eps=1e-5):
         super().__init__()
-        self.gamma = nn.Parameter(torch.ones(hidden))
-        self.beta = nn.Parameter(torch.zeros(hidden))
+        self.register_buffer("gamma", torch.ones(hidden), persistent=False)
+        self.register_buffer("beta", torch.zeros(hidden), persistent=False)
         self.eps = eps
 
     def forward(self, x):
