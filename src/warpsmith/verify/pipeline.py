@@ -223,7 +223,8 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
         stages |= (outcome.report or {}).get("stage_seconds", {})
         base = replace(base, stage_seconds=stages, log_tail=outcome.log_tail[-2000:],
                        memory=base.memory | collect.peaks(outcome.report, device))
-        native = static.scan(candidate.read_text()).language == "cuda"
+        source = candidate.read_text()  # the file the worker was given, read once here
+        native = static.scan(source).language == "cuda"
         early = interpret_outcome(outcome, base, len(checked(prepared.cases)), native=native)
         if early is not None:
             return early
@@ -233,9 +234,9 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
                 f"the candidate's process sent the outputs of {len(outcome.collected)} of "
                 f"{calls} checked calls",))
         results = [r for call in outcome.collected for r in call]
-        names = gpukernels.kernel_names(candidate.read_text())
+        names = gpukernels.kernel_names(source)
         verdict = _off_gpu_path(_correctness_verdict(base, outcome.report, results, names),
-                                candidate.read_text())
+                                source)
         return timing_verdict(verdict, baselines, outcome.report, task, prepared,
                               triton=not native)
     finally:
