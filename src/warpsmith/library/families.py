@@ -38,15 +38,16 @@ class GraphFamily(Protocol):
 
 
 def _registry() -> dict[str, GraphFamily]:
+    from .conv import Conv
     from .gemm import Gemm
     from .pointwise import Pointwise
     from .row_reduce import RowReduce
     from .scan import Scan
 
-    # A product first: only the GEMM family places one, and it hands what follows its stored
-    # output back to the others. Then reductions and scans: a graph with none is not their
-    # kind (None), and pointwise refuses both.
-    return {f.name: f for f in (Gemm(), RowReduce(), Scan(), Pointwise())}
+    # A convolution or a product first: only the conv and GEMM families place one, and they
+    # hand what follows the stored output back to the others. Then reductions and scans: a
+    # graph with none is not their kind (None), and pointwise refuses both.
+    return {f.name: f for f in (Conv(), Gemm(), RowReduce(), Scan(), Pointwise())}
 
 
 GRAPH_FAMILIES: dict[str, GraphFamily] = _registry()

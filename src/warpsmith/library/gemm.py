@@ -46,11 +46,14 @@ class Gemm:
              "GEMM_WARPS": 8, "GEMM_STAGES": 3}
 
     def match(self, graph: Graph, ctx) -> tuple | Decline | None:
+        return self.place_at(graph, ctx, 0)
+
+    def place_at(self, graph: Graph, ctx, depth: int) -> tuple | Decline | None:
         gemms = [v for v in graph.vals.values() if v.kind == "gemm"]
         if not gemms:
             return None
         try:
-            return place(graph, gemms[0], ctx, 0)
+            return place(graph, gemms[0], ctx, depth)
         except Refused as e:
             return Decline(gemms[0].node, graph.ops[gemms[0].node], str(e))
 
@@ -135,6 +138,14 @@ def _upstream(graph: Graph, vid: str, stop: set[str]) -> set[str]:
 
 def _kernel(graph: Graph, g: Val, cut: str, leaves: dict, a: Operand, b: Operand, out: str,
             name: str) -> GemmKernel:
+    loads, lines, result = epilogue(graph, g, cut, leaves)
+    return GemmKernel(name, len(g.shape) == 3, a, b, loads, lines, result, out,
+                      graph.vals[cut].dtype, g.dtype, g.combine)
+
+
+def epilogue(graph: Graph, g: Val, cut: str, leaves: dict) -> tuple:
+    """(loads, lines, result): the chain from the product `g` (the tile's `acc`) to `cut`,
+    each operand loaded at the output dims it is indexed by (the conv family's too)."""
     identity = tuple(None if s == 1 else d for d, s in enumerate(g.shape))
     maps = dims_of(graph, {cut: identity}, {g.id})
     names, loads = {}, []
@@ -156,8 +167,7 @@ def _kernel(graph: Graph, g: Val, cut: str, leaves: dict, a: Operand, b: Operand
         names[(g.id, identity)] = "acc"
     lines = lines_for(graph, [cut], maps, names, lambda vid: True)
     result = names[cut] if cut != g.id else "acc"
-    return GemmKernel(name, len(g.shape) == 3, a, b, tuple(loads), tuple(lines), result, out,
-                      graph.vals[cut].dtype, g.dtype, g.combine)
+    return tuple(loads), tuple(lines), result
 
 
 def _tail(graph: Graph, cut: str, temp: str, ctx, depth: int) -> tuple:
@@ -185,15 +195,9 @@ def _place_tail(graph: Graph, vals: dict, sub, depth: int) -> tuple | Decline:
         if isinstance(o, str)}
     tail = Graph({k: v for k, v in vals.items() if k in needed}, graph.output, graph.ops)
     for family in GRAPH_FAMILIES.values():
-        if family.name == "gemm":
-            gemms = [v for v in tail.vals.values() if v.kind == "gemm"]
-            if not gemms:
-                continue
-            try:
-                return place(tail, gemms[0], sub, depth + 1)
-            except Refused as e:
-                return Decline(gemms[0].node, graph.ops[gemms[0].node], str(e))
-        found = family.match(tail, sub)
+        # a product's family places it at the next depth, so its names do not clash
+        placer = getattr(family, "place_at", None)
+        found = placer(tail, sub, depth + 1) if placer else family.match(tail, sub)
         if found is not None:
             return found
     return Decline(graph.vals[graph.output].node, graph.ops[-1],

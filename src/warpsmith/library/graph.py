@@ -35,7 +35,8 @@ class Val:
     shape: tuple[int, ...]
     dtype: str
     kind: str  # "leaf", "op", "view", "reduce"; placed by the scan family only (graph_scan.py):
-    #            "scan", "flip", "slice", "cat", "select"; by the GEMM family only: "gemm"
+    #            "scan", "flip", "slice", "cat", "select"; by the GEMM family only: "gemm";
+    #            by the conv family only: "conv" (graph_conv.py)
     node: int  # the trace node it comes from, -1 for leaves
     source: tuple = ()  # leaf: ("input", i) or ("param", name)
     expr: str = ""  # op: template over {0}, {1}, …
@@ -47,7 +48,8 @@ class Val:
     #                            flip, slice, cat, select: the dim they act along
     finalize: str = "{acc}"  # reduce: over {acc} and {count} (elements reduced)
     span: tuple = ()  # slice: (start, elements dropped at the end); select: (index,);
-    #                  regroup: its sizes over the source's (graph_view.regroup)
+    #                  regroup: its sizes over the source's (graph_view.regroup); conv:
+    #                  (its Geometry,)
 
 
 @dataclass
@@ -371,9 +373,10 @@ def _softmax(self: _Builder, index: int, node: Node) -> None:
 
 def _more_writers() -> dict:
     # the writer modules build on this module's Val and _Builder, so they are imported late
-    from . import graph_gemm, graph_pool, graph_scan
+    from . import graph_conv, graph_gemm, graph_pool, graph_scan
 
-    return graph_scan.WRITERS | graph_gemm.WRITERS | _group().WRITERS | graph_pool.WRITERS
+    return graph_scan.WRITERS | graph_gemm.WRITERS | _group().WRITERS | graph_pool.WRITERS | \
+        graph_conv.WRITERS
 
 
 def _group():

@@ -98,6 +98,8 @@ def _scan_only(val: Val) -> str:
                 "an earlier kernel stores its source")
     if val.kind == "gemm":
         return f"{_where(val)} is a matrix product, which only the GEMM family places"
+    if val.kind == "conv":
+        return f"{_where(val)} is a convolution, which only the conv family places"
     return f"{_where(val)} is a {val.kind} along dim {val.dims}, which only a scan kernel places"
 
 

@@ -1,0 +1,69 @@
+"""graph.py's writer for aten.convolution (nn.Conv1d/2d/3d, nn.ConvTranspose1d/2d/3d, the F.*
+forms): a "conv" value over the input and the weight, its geometry in `span`, its `combine`
+the fp32 dot precision (as a product's, graph_gemm.py). The bias is an ordinary pointwise add
+after it, a (C,) vector viewed as (C, 1, …) so it broadcasts along the channels, which the
+conv family (conv.py) fuses into its epilogue with whatever follows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .graph import Val, _Builder
+from .ops import Unsupported
+from .trace import Node
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Per spatial dim: stride, padding, dilation, output padding; and the groups."""
+
+    stride: tuple[int, ...]
+    padding: tuple[int, ...]
+    dilation: tuple[int, ...]
+    output_padding: tuple[int, ...]
+    groups: int
+    transposed: bool
+
+    @property
+    def rank(self) -> int:
+        return len(self.stride)
+
+
+def _ints(value, rank: int, name: str) -> tuple[int, ...]:
+    values = tuple(value) if isinstance(value, tuple | list) else (value,) * rank
+    if len(values) == 1:
+        values *= rank
+    if len(values) != rank or not all(isinstance(v, int) and not isinstance(v, bool)
+                                      for v in values):
+        raise Unsupported(f"a convolution whose {name} is {value!r}, not {rank} integers")
+    return values
+
+
+def _convolution(b: _Builder, index: int, node: Node) -> None:
+    args = dict(node.args)
+    meta = node.outs[0]
+    x = b.operand(index, "input", args["input"])
+    w = b.operand(index, "weight", args["weight"])
+    rank = len(b.vals[w].shape) - 2
+    if rank not in (1, 2, 3) or len(b.vals[x].shape) != rank + 2:
+        raise Unsupported(f"a convolution of a {b.vals[x].shape} input by a "
+                          f"{b.vals[w].shape} weight (batched 1-D, 2-D and 3-D are written)")
+    geo = Geometry(*(_ints(args[k], rank, k) for k in ("stride", "padding", "dilation",
+                                                      "output_padding")),
+                   int(args["groups"]), bool(args["transposed"]))
+    bias = args.get("bias")
+    vid = f"v{index}" if bias is None else b.fresh(index, "_conv")
+    b.put(Val(vid, meta.shape, meta.dtype, "conv", index, operands=(x, w),
+              combine="tf32" if b.trace.allow_tf32 else "ieee", span=(geo,)))
+    if bias is None:
+        return
+    bias = b.operand(index, "bias", bias)
+    channels = b.put(Val(b.fresh(index, "_bias"), (meta.shape[1],) + (1,) * rank,
+                         b.vals[bias].dtype, "view", index, operands=(bias,),
+                         view=(0,) + (None,) * rank))
+    b.put(Val(f"v{index}", meta.shape, meta.dtype, "op", index, expr="{0} + {1}",
+              operands=(vid, channels)))
+
+
+WRITERS = {"convolution": _convolution}
