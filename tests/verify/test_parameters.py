@@ -65,3 +65,30 @@ def test_the_reference_dtype_wins():
     cand = nn.Linear(4, 4)
     _load_matching(cand, ref.state_dict())
     assert cand.weight.dtype == torch.float16 and torch.equal(cand.weight, ref.weight)
+
+
+def test_constant_parameters_and_running_statistics_get_secret_values():
+    """E14: a kernel that drops LayerNorm's default affine (weight 1, bias 0) or BatchNorm's
+    default running statistics passed on KernelBench tasks, which never set them."""
+    from warpsmith.verify.reference import vary_constants
+
+    class Defaults(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.ln = nn.LayerNorm(8)
+            self.bn = nn.BatchNorm1d(8)
+            self.scale = nn.Parameter(torch.ones(4) * 3.0)
+            self.given = nn.Parameter(torch.tensor(0.5))  # from a constructor argument
+            self.linear = nn.Linear(8, 8)
+            self.register_buffer("mask", torch.ones(8))  # not a parameter: left alone
+
+    model = Defaults()
+    linear = model.linear.weight.clone()
+    varied = vary_constants(model)
+    assert set(varied) == {"ln.weight", "ln.bias", "bn.weight", "bn.bias", "bn.running_mean",
+                           "bn.running_var", "scale"}
+    for t in (model.ln.weight, model.ln.bias, model.bn.running_mean, model.scale):
+        assert t.min() < t.max()
+    assert (model.bn.running_var > 0).all() and (model.scale > 0).all()  # signs kept
+    assert model.given.item() == 0.5 and torch.equal(model.mask, torch.ones(8))
+    assert torch.equal(model.linear.weight, linear)

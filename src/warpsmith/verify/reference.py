@@ -179,6 +179,7 @@ def _is_size(value) -> bool:
 
 def _prepare_shape(task, shape: Shape, plan, device, prepared: Prepared) -> None:
     inst = build(task, shape, device=device, seed=secrets.randbits(31))
+    vary_constants(inst.model)
     prepared.models[shape.name] = inst.model
     prepared.shapes[shape.name] = {"init_inputs": inst.init_inputs, "values": shape.values,
                                    "state_dict": _initial_state(inst.model),
@@ -196,6 +197,41 @@ def _prepare_shape(task, shape: Shape, plan, device, prepared: Prepared) -> None
         case = _evaluate(task, (inst.model, exact_model, high), shape.name, variant, seed,
                          inputs)
         prepared.cases.append(_keep_probes(case))
+
+
+def vary_constants(model: torch.nn.Module) -> list[str]:
+    """Give every parameter left at a constant (all its elements equal: LayerNorm's weight =
+    1 and bias = 0, a `torch.ones(shape)` scale), and the running statistics of a BatchNorm
+    or InstanceNorm, secret values around that constant, so a kernel that drops a multiply
+    by one or an add of zero is wrong (E14). KernelBench's norm layers keep their defaults,
+    and such a kernel passed. The candidate gets these values (its state_dict, by name or by
+    shape): a kernel that reads its parameters is unaffected. One-element parameters are
+    left as they are: they are set from a constructor argument (`torch.tensor(scale)`),
+    which an honest kernel may use as a plain number. Returns the names varied."""
+    rng = torch.Generator().manual_seed(secrets.randbits(63))
+    varied = []
+    with torch.no_grad():
+        for name, t in _constants(model):
+            c = t.reshape(-1)[0].item()
+            noise = torch.rand(t.shape, generator=rng, dtype=torch.float64)
+            if c == 0:  # a bias or a running mean: small values of both signs
+                value = (noise - 0.5) * 0.4
+            else:  # a scale or a running variance: the same sign, 0.5 to 1.5 times it
+                value = c * (0.5 + noise)
+            t.copy_(value.to(t.dtype))
+            varied.append(name)
+    return varied
+
+
+def _constants(model: torch.nn.Module):
+    from torch.nn.modules.batchnorm import _NormBase
+
+    stats = {f"{m}.{b}" if m else b for m, mod in model.named_modules()
+             if isinstance(mod, _NormBase) for b in ("running_mean", "running_var")}
+    for name, t in list(model.named_parameters()) + list(model.named_buffers()):
+        if (name in stats or isinstance(t, torch.nn.Parameter)) and t.is_floating_point() \
+                and t.numel() > 1 and bool((t == t.reshape(-1)[0]).all()):
+            yield name, t
 
 
 def _mixes(task: Task, shape: Shape, device: str, seed: int) -> bool:
