@@ -237,6 +237,7 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
         names = gpukernels.kernel_names(source)
         verdict = _off_gpu_path(_correctness_verdict(base, outcome.report, results, names),
                                 source)
+        verdict = _configs_unrun(verdict, outcome.report)
         return timing_verdict(verdict, baselines, outcome.report, task, prepared,
                               triton=not native)
     finally:
@@ -337,15 +338,42 @@ def _dynamic_problems(report: dict, gpu_names: set[str] | None) -> list[tuple[st
 
 
 def _off_gpu_path(v: Verdict, source: str) -> Verdict:
-    """On the CPU, a candidate that runs PyTorch for tensors off the GPU (`if not x.is_cuda:
-    return torch.argmin(x)`) never launches its kernel: the CPU's limit, not a verdict on the
-    kernel, which a GPU judges."""
-    if v.device != "cpu" or v.status != "rejected" or "no-kernel-ran" not in v.rules or \
+    """On the CPU, a candidate that asks where its tensors live (static_device.py) ran only
+    its CPU path: a PyTorch fallback (`if not x.is_cuda: return torch.argmin(x)`) never
+    launches its kernel, and whatever the other path does for GPU tensors was never run (a
+    kernel that does half its work when `x.device.type == "cuda"` passed here, E50). The
+    CPU's limit, not a verdict on the kernel: a GPU judges it. A rejection for anything but
+    the fallback itself (its PyTorch compute, its kernel not running) stays a rejection."""
+    fallback = v.status == "rejected" and "no-kernel-ran" in v.rules and \
+        set(v.rules) <= CPU_FALLBACK
+    if v.device != "cpu" or not (fallback or v.status == "passed") or \
             not static.branches_on_device(source):
         return v
+    if v.status == "passed":
+        return replace(v, status="needs_gpu", correct=False, reasons=(
+            "forward asks which device its tensors are on (is_cuda, device.type, …): the CPU "
+            "interpreter ran only its CPU path, correct here; only a GPU can check the path "
+            "it takes for GPU tensors",))
     return replace(v, status="needs_gpu", rules=(), reasons=(
         "forward asks where its tensors live (is_cuda, device.type) and its kernel never ran "
         "on the CPU interpreter's CPU tensors: only a GPU can check it", *v.reasons))
+
+
+def _configs_unrun(v: Verdict, report: dict) -> Verdict:
+    """On the CPU the autotuner takes its configs in turn, one per call (lang/triton.py): a
+    kernel with more configs than the run had calls has some the CPU never ran, and a GPU's
+    autotuner may pick one of them (E51, child/autotune.py). Only a GPU can check it."""
+    unrun = report.get("autotune_unrun")
+    if v.device != "cpu" or v.status != "passed" or not unrun or not isinstance(unrun, list):
+        return v
+    shown = "; ".join(str(u)[:200] for u in unrun[:3])
+    return replace(v, status="needs_gpu", correct=False, reasons=(
+        f"autotune configs the CPU interpreter never ran ({shown}): it runs one config a "
+        "call, and a GPU may pick any of them; fewer distinct configs (launch settings such "
+        "as num_warps do not count) are all checked here",))
+
+
+CPU_FALLBACK = {"no-kernel-ran", "forbidden-op"}  # what a PyTorch path for CPU tensors does
 
 
 def _launch_problems(calls: list) -> list[tuple[str, str]]:

@@ -331,13 +331,9 @@ from .static_rules import tf32_dots  # noqa: E402,F401  (the pipeline calls it f
 
 
 def branches_on_device(source: str) -> bool:
-    """Whether the code asks where a tensor lives (`x.is_cuda`, `x.device.type`): LLM kernels
-    fall back to PyTorch for tensors off the GPU that way, so on the CPU interpreter their
-    kernel never runs (pipeline: needs_gpu, not a rejection)."""
-    try:
-        tree = pyparse.parse(source)
-    except SyntaxError:
-        return False
-    return any(isinstance(n, ast.Attribute) and (
-        n.attr == "is_cuda" or n.attr == "type" and isinstance(n.value, ast.Attribute)
-        and n.value.attr == "device") for n in ast.walk(tree))
+    """Whether the code asks where a tensor lives or which machine it is on (`x.is_cuda`,
+    `x.device.type`, `torch.cuda.is_available()`, …: static_device.py): on the CPU
+    interpreter only its CPU path runs (pipeline: needs_gpu, never passed)."""
+    from .static_device import queries_device
+
+    return queries_device(source)

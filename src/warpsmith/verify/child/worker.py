@@ -34,7 +34,7 @@ from ...types import Shape
 from .. import protocol
 from ..inputs import case_inputs
 from ..protocol import WAIT
-from . import integrity
+from . import autotune, integrity
 from .dispatch import OpGuard
 from .gpukernels import GpuKernels
 from .ipc import export as _export
@@ -153,6 +153,7 @@ def run(job: dict, report: dict, fd: int) -> None:
     _OOMS.install(device)
     log = LaunchLog(job["candidate"])
     log.install()
+    autotune.install()  # under the interpreter: which configs the checked calls ran (E51)
     threads = _ThreadWatch()
     watched, state = integrity.snapshot(), integrity.knobs()
     report["stage"] = "import"
@@ -168,6 +169,7 @@ def run(job: dict, report: dict, fd: int) -> None:
     start = time.perf_counter()
     _checked_calls(task, shapes, models, (log, task, threads), (job, report, fd, seeds))
     report["stage_seconds"]["correctness"] = time.perf_counter() - start
+    report["autotune_unrun"] = autotune.unrun()
     report["tampered"] += integrity.changed(watched)
     report["tampered"] += integrity.knobs_changed(state, skip=("deterministic",))
     if job.get("timing"):
