@@ -40,8 +40,9 @@ from .sandbox import run_worker
 from .timing import timing_verdict
 
 # In every cache key: 4 since timed calls are watched and get fresh inputs (a verdict of 3
-# may have passed a kernel that is caught now)
-VERIFIER_VERSION = "4"
+# may have passed a kernel that is caught now); 5 since constant parameters get secret values
+# and CPU verdicts of device queries and unrun autotune configs are needs_gpu (E14, E50, E51)
+VERIFIER_VERSION = "5"
 # Verdicts about this machine, not the candidate: never stored, so another machine (or a
 # later run with more memory) verifies again instead of finding them in the cache.
 MACHINE_LIMITS = frozenset({"too_large"})
