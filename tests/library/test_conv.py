@@ -1,0 +1,154 @@
+"""Convolution as an implicit GEMM (library/conv.py): 1-D/2-D/3-D, strided, padded, dilated,
+grouped, depthwise, transposed, with the pointwise chain after it fused into the epilogue and
+what a tile cannot finish in more kernels of the same file. Every twin under tasks/ (small
+shapes of KernelBench level-1 and level-2 convolution tasks, in KernelBench format) passes the
+verifier on the CPU interpreter.
+"""
+
+import multiprocessing
+import textwrap
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from warpsmith.config import PROFILES
+from warpsmith.library import Generated, NotCovered, coverage, generate
+from warpsmith.tasks import load_task
+from warpsmith.tasks.suite import load_suite
+from warpsmith.types import readable_task_name
+
+QUICK = replace(PROFILES["quick"], timeout_s=300)
+OWN = Path(__file__).parent / "tasks"
+ROOT = Path(__file__).parents[2]
+KB = next((p for p in (ROOT / "KernelBench" / "KernelBench", ROOT / "KernelBench")
+           if (p / "level1").is_dir()), None)
+
+# twin task -> (the family label, kernels in the candidate)
+TWINS = {
+    "conv2d_strided": ("conv", 1), "conv2d_plain": ("conv", 1), "conv2d_fp16": ("conv", 1),
+    "conv1d_strided": ("conv", 1), "conv3d_asym": ("conv", 1), "conv_depthwise": ("conv", 1),
+    "conv_pointwise": ("conv", 1), "conv_separable": ("conv", 2), "conv_t1d": ("conv", 1),
+    "conv_t2d": ("conv", 1), "conv_t2d_grouped": ("conv", 1), "conv_t3d": ("conv", 1),
+    "conv_t3d_grouped": ("conv", 1),
+}
+# small tiles: several tiles each way, K in several steps, the grouped order's short group
+SMALL_TILES = {"CONV_BLOCK_M": 16, "CONV_BLOCK_N": 16, "CONV_BLOCK_K": 16, "CONV_GROUP_M": 2,
+               "CONV_WARPS": 2}
+TILED = ["conv2d_strided", "conv_t2d_grouped", "conv_depthwise"]
+
+
+def _verify(job: tuple[str, str, str]) -> tuple[str, str]:
+    from warpsmith.verify.pipeline import verify
+
+    task, path, source = job
+    Path(path).write_text(source)
+    verdict = verify(task, path, device="cpu", profile=QUICK)
+    return verdict.status, verdict.feedback
+
+
+@pytest.fixture(scope="module")
+def verdicts(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("conv")
+    jobs = {stem: (str(OWN / f"{stem}.py"), str(folder / f"{stem}.py"),
+                   generate(OWN / f"{stem}.py").source) for stem in TWINS}
+    for stem in TILED:
+        jobs[f"tiled/{stem}"] = (str(OWN / f"{stem}.py"), str(folder / f"t_{stem}.py"),
+                                 generate(OWN / f"{stem}.py", tune=SMALL_TILES).source)
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return dict(zip(jobs, pool.map(_verify, jobs.values()), strict=True))
+
+
+@pytest.mark.parametrize("stem", sorted(TWINS))
+def test_twin_is_covered_by_the_conv_family(stem):
+    made = generate(OWN / f"{stem}.py")
+    assert isinstance(made, Generated), made
+    assert (made.family, made.kernels) == TWINS[stem]
+
+
+@pytest.mark.parametrize("stem", sorted(TWINS) + [f"tiled/{s}" for s in TILED])
+def test_twin_candidate_passes_on_the_cpu(stem, verdicts):
+    status, feedback = verdicts[stem]
+    assert status == "passed", feedback
+
+
+def test_strict_fp32_dot_and_no_im2col():
+    source = generate(OWN / "conv2d_strided.py").source
+    assert 'input_precision="ieee"' in source
+    # one kernel, one store: the input is read through masks, never unfolded into memory
+    assert source.count("@triton.jit") == 1 and source.count("tl.store(") == 1
+    assert "unfold" not in source and "torch.nn.functional" not in source
+    assert "acc + ep_p_conv_bias" in source or "ep_p_conv2d_bias" in source
+
+
+def test_fp16_takes_no_precision_and_stores_fp16():
+    source = generate(OWN / "conv2d_fp16.py").source
+    assert "input_precision" not in source and "dtype=torch.float16" in source
+
+
+def test_transposed_stride_gathers_only_divisible_taps():
+    source = generate(OWN / "conv_t2d_grouped.py").source
+    assert "% 2 == 0" in source and "% 3 == 0" in source
+
+
+def test_knobs_are_the_conv_tile():
+    made = generate(OWN / "conv_pointwise.py", tune={"CONV_BLOCK_N": 32})
+    assert made.tune["CONV_BLOCK_N"] == 32 and "\nCONV_BLOCK_N = 32\n" in made.source
+    assert {"CONV_BLOCK_M", "CONV_BLOCK_K", "CONV_GROUP_M", "CONV_WARPS",
+            "CONV_STAGES"} <= set(made.tune)
+
+
+def _task(tmp_path, body: str, dtype: str):
+    path = tmp_path / "task.py"
+    path.write_text(textwrap.dedent(f'''
+        import torch
+        import torch.nn as nn
+
+        DTYPE = "{dtype}"
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.conv = nn.Conv2d(4, 8, 3)
+
+            def forward(self, x):
+                {body}
+
+
+        def get_inputs():
+            return [torch.randn(2, 4, 8, 8)]
+
+
+        def get_init_inputs():
+            return []
+        '''))
+    return load_task(path)
+
+
+@pytest.mark.parametrize("body, dtype, words", [
+    ("return self.conv(torch.relu(x))", "float32", "node 1 (aten.convolution.default): the "
+     "convolution's input is computed before it"),
+    ("return torch.relu(self.conv(x))", "bfloat16", "a bfloat16 convolution"),
+])
+def test_decline_names_the_convolution_and_why(tmp_path, body, dtype, words):
+    result = generate(_task(tmp_path, body, dtype))
+    assert isinstance(result, NotCovered) and words in result.reason, result
+
+
+def _rows(level: str) -> dict:
+    tasks, _ = load_suite(str(KB / level))
+    return {readable_task_name(r.task): r for r in coverage(tasks)}, tasks
+
+
+@pytest.mark.skipif(KB is None, reason="no KernelBench checkout under KernelBench/")
+def test_kernelbench_level1_convolutions_are_all_covered():
+    rows, tasks = _rows("level1")
+    convs = [name for name in rows if "conv" in name.lower()]
+    assert len(convs) == 35
+    for name in convs:
+        assert rows[name].family == "conv", rows[name].reason
+    # the official sizes render too (nothing is compiled)
+    for task in tasks:
+        if "conv" in task.title.lower():
+            assert "conv_kernel[grid](" in generate(task).source
