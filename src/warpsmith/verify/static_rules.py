@@ -36,6 +36,7 @@ TYPE_OF = "builtins.type()"
 # the object (flattening outputs, printing, hashing, comparing), outside the dispatch guard.
 ALLOWED_DUNDER_DEFS = {"__init__", "__post_init__", "__call__"}
 ALLOWED_DUNDER_NAMES = {"__slots__", "__all__", "__doc__", "__version__"}
+DUNDER_STRINGS = {"__main__"}  # `if __name__ == "__main__":`
 # Attribute access by a string decided at run time, and eval in disguise.
 BY_STRING_NAMES = {"getattr", "setattr", "delattr", "vars", "globals", "locals", "eval",
                    "exec", "breakpoint", "open", "attrgetter", "methodcaller",
@@ -274,6 +275,12 @@ def _dunder_method(tree):
             for name in (n for t in targets for n in _target_names(t)):
                 if _is_dunder(name) and name not in ALLOWED_DUNDER_NAMES:
                     yield stmt.lineno, f"binds {name}, which runs outside forward's guard"
+    for node in ast.walk(tree):  # a class built from a namespace: make_dataclass(namespace=
+        # {"__iter__": f}) defines the method no def or class body shows (E41)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and \
+                _is_dunder(node.value) and node.value not in DUNDER_STRINGS:
+            yield node.lineno, f"names {node.value} in a string: a method bound by name " \
+                               "runs outside forward's guard"
 
 
 def _is_dunder(name: str) -> bool:
