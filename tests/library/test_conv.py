@@ -32,6 +32,12 @@ TWINS = {
     "conv_pointwise": ("conv", 1), "conv_separable": ("conv", 2), "conv_t1d": ("conv", 1),
     "conv_t2d": ("conv", 1), "conv_t2d_grouped": ("conv", 1), "conv_t3d": ("conv", 1),
     "conv_t3d_grouped": ("conv", 1),
+    # level 2: pools over the stored convolution, what follows them after
+    "conv_t2d_maxpool_mean": ("conv+window+row_reduce", 3),
+    "conv_t3d_avgpool_bias": ("conv+window", 2),
+    "conv_t3d_two_pools_sum": ("conv+window+row_reduce", 4),
+    "conv_t3d_pool_softmax": ("conv+window+row_reduce", 3),
+    "conv_avgpool_padded": ("conv+window+row_reduce", 3),
 }
 # small tiles: several tiles each way, K in several steps, the grouped order's short group
 SMALL_TILES = {"CONV_BLOCK_M": 16, "CONV_BLOCK_N": 16, "CONV_BLOCK_K": 16, "CONV_GROUP_M": 2,

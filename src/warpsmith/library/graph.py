@@ -36,7 +36,8 @@ class Val:
     dtype: str
     kind: str  # "leaf", "op", "view", "reduce"; placed by the scan family only (graph_scan.py):
     #            "scan", "flip", "slice", "cat", "select"; by the GEMM family only: "gemm";
-    #            by the conv family only: "conv" (graph_conv.py)
+    #            by the conv family only: "conv" (graph_conv.py); by the window family
+    #            only: "pool" (graph_window.py)
     node: int  # the trace node it comes from, -1 for leaves
     source: tuple = ()  # leaf: ("input", i) or ("param", name)
     expr: str = ""  # op: template over {0}, {1}, …
@@ -49,7 +50,7 @@ class Val:
     finalize: str = "{acc}"  # reduce: over {acc} and {count} (elements reduced)
     span: tuple = ()  # slice: (start, elements dropped at the end); select: (index,);
     #                  regroup: its sizes over the source's (graph_view.regroup); conv:
-    #                  (its Geometry,)
+    #                  (its Geometry,); pool: (its Window,)
 
 
 @dataclass
@@ -373,10 +374,10 @@ def _softmax(self: _Builder, index: int, node: Node) -> None:
 
 def _more_writers() -> dict:
     # the writer modules build on this module's Val and _Builder, so they are imported late
-    from . import graph_conv, graph_gemm, graph_pool, graph_scan
+    from . import graph_conv, graph_gemm, graph_pool, graph_scan, graph_window
 
     return graph_scan.WRITERS | graph_gemm.WRITERS | _group().WRITERS | graph_pool.WRITERS | \
-        graph_conv.WRITERS
+        graph_conv.WRITERS | graph_window.WRITERS
 
 
 def _group():

@@ -3,14 +3,13 @@ features (x.unsqueeze(1) then max_pool1d/avg_pool1d, traced as a 2-D pool of ker
 windows that tile the dim exactly (stride = kernel, no padding) are a reshape to (…, W/k, k)
 and a max or mean over the last dim, which the row kernels place. The reshape of a computed
 value is a "regroup" (graph_group.py), which the GEMM family reads as a view of what it
-stores. Other windows stay the exact pooling families' (pool2d.py, pool_nd.py).
+stores. Other windows are a "pool" value (graph_window.py) the window family places.
 """
 
 from __future__ import annotations
 
 from .graph import _Builder
 from .graph_group import _regroup
-from .ops import Unsupported
 from .trace import Node
 
 
@@ -25,8 +24,9 @@ def pool_last(b: _Builder, index: int, node: Node) -> None:
             or any(args.get("padding", (0, 0))) or args.get("ceil_mode") \
             or tuple(args.get("dilation", (1, 1))) != (1, 1) \
             or args.get("divisor_override") is not None or width % kernel[1]:
-        raise Unsupported("a pool other than windows (1, k) that tile the last dim exactly "
-                          "(the pooling families take those)")
+        from .graph_window import pool  # any other window: the window family's (window.py)
+
+        return pool(b, index, node)
     b._extras(index, node)  # max_pool2d's indices: declined if used
     k = kernel[1]
     base = x

@@ -100,6 +100,9 @@ def _scan_only(val: Val) -> str:
         return f"{_where(val)} is a matrix product, which only the GEMM family places"
     if val.kind == "conv":
         return f"{_where(val)} is a convolution, which only the conv family places"
+    if val.kind == "pool":
+        return (f"{_where(val)} is a pooling window, which only the window family places, over "
+                "a stored tensor")
     return f"{_where(val)} is a {val.kind} along dim {val.dims}, which only a scan kernel places"
 
 
