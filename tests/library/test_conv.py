@@ -38,6 +38,9 @@ TWINS = {
     "conv_t3d_two_pools_sum": ("conv+window+row_reduce", 4),
     "conv_t3d_pool_softmax": ("conv+window+row_reduce", 3),
     "conv_avgpool_padded": ("conv+window+row_reduce", 3),
+    # level 2: GroupNorm over (channels of a group × pixels), in a row kernel after it
+    "conv_t2d_gelu_group_norm": ("conv+row_reduce", 2),
+    "conv3d_swish_group_norm": ("conv+row_reduce", 2),
 }
 # small tiles: several tiles each way, K in several steps, the grouped order's short group
 SMALL_TILES = {"CONV_BLOCK_M": 16, "CONV_BLOCK_N": 16, "CONV_BLOCK_K": 16, "CONV_GROUP_M": 2,

@@ -195,6 +195,9 @@ def _loads(graph, maps, shape, dims, leaves, varies) -> tuple[list[Load], dict, 
                 kept[len(kept) - len(refs) + len(red):]:
             # the last kept dims and the reduced ones: group norm's (G, C/G) weight
             kind = "suffix"
+        elif layout_rows and _pixel_suffix(refs, kept, red):
+            # … and only the first reduced ones: its (G, C/G, 1) weight over (C/G, pixels)
+            kind = "suffix_px"
         elif refs == kept and refs:
             kind = "group"
         elif not refs:
@@ -209,6 +212,15 @@ def _loads(graph, maps, shape, dims, leaves, varies) -> tuple[list[Load], dict, 
         loads.append(Load(kname, host, m, kind, leaf.dtype))
         (inner if varies(key) else names)[key] = kname
     return loads, names, inner
+
+
+def _pixel_suffix(refs: list, kept: list, red: list) -> bool:
+    """Indexed by the last kept dims and a proper prefix of the reduced ones."""
+    for j in range(1, len(red)):
+        head = refs[:len(refs) - j]
+        if refs[len(refs) - j:] == red[:j] and head and head == kept[len(kept) - len(head):]:
+            return True
+    return False
 
 
 def _passes(graph, reductions, maps, names, loads, varies) -> list[Pass]:
@@ -242,7 +254,8 @@ def _pass(graph, group, targets, maps, names, loads, varies) -> Pass:
     used = {o for ln in loop for o in ln.operands if isinstance(o, str)} | \
         {r.source for r in reds}
     return Pass(before, loop, tuple(ld.name for ld in loads if ld.name in used
-                                    and ld.kind in ("full", "reduced", "suffix")),
+                                    and ld.kind in ("full", "reduced", "suffix",
+                                                    "suffix_px")),
                 tuple(reds))
 
 

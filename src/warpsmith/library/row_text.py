@@ -51,6 +51,7 @@ def render_row(k):
     blocks = "BLOCK_R: tl.constexpr" + (", BLOCK_I: tl.constexpr" if k.layout == "cols" else "")
     params = [f"{ld.name}_ptr" for ld in k.loads] + [f"{o}_ptr" for o in k.outs] + \
         ["n_red"] + extra + [f"{ld.name}_n" for ld in k.loads if ld.kind == "suffix"] + \
+        [f"{ld.name}_{p}" for ld in k.loads if ld.kind == "suffix_px" for p in ("n", "px")] + \
         [_arg(s) for s in scalars] + [blocks]
     kernel = "\n@triton.jit\ndef " + k.name + "(" + ", ".join(params) + "):\n" + \
         "\n".join("    " + b if b else "" for b in body) + "\n"
@@ -122,6 +123,9 @@ def _load(ld, lay) -> str:
     if ld.kind == "suffix":  # indexed by the row's last kept dims: row % their product
         return (f"{ld.name} = tl.load({ld.name}_ptr + (row % {ld.name}_n) * n_red + r, "
                 f"mask=mask, other=0){cast}")
+    if ld.kind == "suffix_px":  # … broadcast along the last reduced dims (px of them a step)
+        return (f"{ld.name} = tl.load({ld.name}_ptr + (row % {ld.name}_n) * (n_red // "
+                f"{ld.name}_px) + r // {ld.name}_px, mask=mask, other=0){cast}")
     if ld.kind == "group":
         mask = f", mask={lay['group_mask']}, other=0" if lay["group_mask"] else ""
         return f"{ld.name} = tl.load({ld.name}_ptr + {lay['group']}{mask}){cast}"
@@ -152,6 +156,9 @@ def _launch(k, scalars) -> tuple[str, ...]:
         blocks = "BLOCK_R=block_r, BLOCK_I=RED_BLOCK_I"
     args += [f"math.prod(F[{next(d for d in ld.dims if d is not None)}:{first}])"
              for ld in k.loads if ld.kind == "suffix"]
+    for ld in (ld for ld in k.loads if ld.kind == "suffix_px"):
+        refs = [d for d in ld.dims if d is not None]
+        args += [f"math.prod(F[{refs[0]}:{first}])", f"math.prod(F[{refs[-1] + 1}:{last + 1}])"]
     args += [_host_arg(s) for s in scalars]
     lines += [f"{k.name}[grid](", f"    {', '.join(args)},", f"    {blocks}, num_warps=RED_WARPS)"]
     return tuple(lines)
