@@ -187,3 +187,26 @@ def test_a_worker_that_sends_a_deeply_nested_header_gets_a_malformed_outcome(tmp
     out = run_worker(job, scratch, 30, worker_environment("cpu"), max_bytes=1 << 22,
                      program=("-c", code))
     assert "nested too deeply" in out.malformed and out.report is None
+
+
+def test_a_compressed_output_archive_is_refused_before_it_is_loaded():
+    """E47: a forged case frame whose storage is DEFLATEd: 2 MB on the pipe became 2 GiB in
+    the trusted process when torch.load inflated it."""
+    import io
+    import zipfile
+
+    import torch
+
+    from warpsmith.verify.collect import inflates
+
+    buffer = io.BytesIO()
+    torch.save({"outputs": [[torch.zeros(1000)]]}, buffer)
+    honest = buffer.getvalue()
+    assert inflates(honest) is None
+    packed = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(honest)) as src, zipfile.ZipFile(packed, "w") as dst:
+        for info in src.infolist():
+            kind = zipfile.ZIP_DEFLATED if "/data/" in info.filename else zipfile.ZIP_STORED
+            dst.writestr(info.filename, src.read(info.filename), compress_type=kind)
+    assert "compressed" in inflates(packed.getvalue())
+    assert inflates(b"not an archive") is None

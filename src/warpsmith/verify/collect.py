@@ -58,6 +58,8 @@ class CaseReader:
         case = evaluate(self.task, self.prepared, call, self.device)
         if case is None:  # the reference is not finite here: this call proves nothing
             return ()
+        if self.device != "cuda" and (problem := inflates(payload)):
+            raise Malformed(problem)
         if self.device != "cuda" and (count := storages(payload)) > len(case.ref):
             # told from the archive's directory before anything is unpickled: tens of
             # thousands of tiny outputs took the trusted side minutes to load, time that
@@ -91,6 +93,23 @@ def read_outputs(outputs: bytes, refs: list[list], device: str) -> list[list] | 
             isinstance(o, list) and all(isinstance(t, torch.Tensor) for t in o) for o in got):
         return None
     return got
+
+
+def inflates(payload: bytes) -> str | None:
+    """Why an archive would grow once loaded, from the zip's directory alone, or None. The
+    worker's torch.save stores every entry as it is; a compressed one (DEFLATE: 2 MB of a
+    forged frame became 2 GiB of the trusted side's memory, E47) or one whose sizes add up
+    to more than the bytes that came is refused before anything is read."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(payload)) as archive:
+            entries = archive.infolist()
+    except (zipfile.BadZipFile, ValueError, OSError):
+        return None  # no archive: torch.load says it is unreadable
+    if any(e.compress_type != zipfile.ZIP_STORED for e in entries):
+        return "the outputs came as a compressed archive (the worker never compresses)"
+    if sum(e.file_size for e in entries) > len(payload):
+        return "the outputs' archive claims more bytes than it holds"
+    return None
 
 
 def storages(payload: bytes) -> int:
