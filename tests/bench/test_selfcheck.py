@@ -1,16 +1,20 @@
 """`--generator reference`: each task's own reference verified with the rules that forbid
 PyTorch off (issue 17), on the CPU at a size that fits or named as too large."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from warpsmith.bench import BenchSettings, bench, make_generator
-from warpsmith.bench.selfcheck import ReferenceGenerator, torch_rules_off
+from warpsmith.bench.selfcheck import (ReferenceGenerator, torch_rules_off,
+                                       write_reference_candidate)
 from warpsmith.bench.store import BenchStore
 from warpsmith.errors import UsageError
 from warpsmith.store import VerdictStore
-from warpsmith.verify import pipeline, static
+from warpsmith.config import PROFILES
+from warpsmith.tasks.suite import resolve_task
+from warpsmith.verify import pipeline, static, timing
 from warpsmith.verify.pipeline import verify
 
 ROOT = Path(__file__).parents[2]
@@ -66,10 +70,25 @@ def test_a_task_with_no_size_that_fits_is_named_too_large(tmp_path):
 
 
 def test_the_rules_come_back_after_the_self_check():
-    scan, dynamic = static.scan, pipeline._dynamic_problems
+    scan, dynamic, timed = static.scan, pipeline._dynamic_problems, timing.timed_problems
     with torch_rules_off():
-        assert static.scan is not scan
+        assert static.scan is not scan and timing.timed_problems is not timed
     assert static.scan is scan and pipeline._dynamic_problems is dynamic
+    assert timing.timed_problems is timed
+
+
+def test_the_self_check_passes_the_timed_calls_rules_too(tmp_path, monkeypatch):
+    """On a GPU every timing block's watched call runs the rules again: with only the
+    checked calls' rules off, every task's reference was rejected there (forbidden-op)."""
+    monkeypatch.setattr(pipeline, "TIME_ON_CPU", True)
+    task = resolve_task(str(TWINS / "10_ReLU.py"))
+    candidate = write_reference_candidate(task, tmp_path)
+    profile = replace(PROFILES["quick"], compile_modes=())  # compiling on the CPU: a minute
+    with torch_rules_off():
+        verdict = verify(task, candidate, device="cpu", profile=profile, store=None,
+                         use_cache=False)
+    assert verdict.status == "passed", verdict.feedback
+    assert verdict.timing_measured and verdict.speedup_vs_eager > 0
 
 
 def test_a_verifier_that_runs_out_of_memory_names_the_task_too_large(tmp_path, monkeypatch):
