@@ -127,3 +127,17 @@ def test_identical_failures_are_one_line_with_their_count():
                      "shape cpu~ (scaled inputs): 0 elements differ",
                      "shape cpu~ (scaled inputs): 1 elements differ",
                      "… and 2 more failing checks of 12")
+
+
+@pytest.mark.parametrize("times", [7, "slow", [1, 2], {"import": "x"}, {"a": -1.0},
+                                   {str(i): 1.0 for i in range(100)}])
+def test_forged_stage_times_are_left_out_and_the_report_is_malformed(times):
+    """E28: stage_seconds that were not an object of numbers were merged into the trusted
+    side's own times before the report was judged, and the TypeError ended the verifier."""
+    from warpsmith.verify.outcome import report_problem, stage_times
+
+    report = {"stage": "done", "error": None, "stage_seconds": times}
+    assert stage_times(report) == {}
+    assert report_problem(report, 0) == "stage_seconds is not an object of times"
+    assert stage_times({"stage_seconds": {"import": 1.5}}) == {"import": 1.5}
+    assert stage_times(None) == {}

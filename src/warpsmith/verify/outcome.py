@@ -59,10 +59,29 @@ def _timeout_reason(outcome: Outcome, cases: int, base: Verdict) -> str:
     return text
 
 
+def stage_times(report) -> dict[str, float]:
+    """The worker's stage times as the verdict keeps them: read before the report is judged
+    (a timeout's report too), so anything but a few named numbers is left out; a report
+    whose times were forged into another type ended the trusted side with a TypeError (E28),
+    and is `crashed` (report_problem)."""
+    times = report.get("stage_seconds") if isinstance(report, dict) else None
+    if not _times_ok(times):
+        return {}
+    return dict(times)
+
+
+def _times_ok(times) -> bool:
+    return isinstance(times, dict) and len(times) <= 16 and all(
+        isinstance(k, str) and len(k) <= 64 and _number(v) and 0 <= v < 1e7
+        for k, v in times.items())
+
+
 def report_problem(report: dict, cases: int) -> str:
     """Why a report cannot be trusted as the worker's, or '' when its structure is sound."""
     if not isinstance(report.get("stage"), str):
         return "no stage"
+    if "stage_seconds" in report and not _times_ok(report["stage_seconds"]):
+        return "stage_seconds is not an object of times"
     if report.get("error") is not None:
         error = report["error"]
         ok = isinstance(error, dict) and all(isinstance(error.get(k), str)

@@ -33,7 +33,7 @@ from . import baselines as baseline_timer
 from . import collect, gpukernels, gpulock, jail, memplan, prestart, static
 from .feedback import feedback_text
 from .gates import apply_gates
-from .outcome import interpret_outcome
+from .outcome import interpret_outcome, stage_times
 from .protocol import Job, job_message
 from .reference import Prepared, checked, prepare
 from .sandbox import run_worker
@@ -221,7 +221,7 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
         if when != "off" and not ahead:
             prestart.SPARES.refill(device, env)
         stages |= {"candidate_process": outcome.seconds}
-        stages |= (outcome.report or {}).get("stage_seconds", {})
+        stages |= stage_times(outcome.report)
         base = replace(base, stage_seconds=stages, log_tail=outcome.log_tail[-2000:],
                        memory=base.memory | collect.peaks(outcome.report, device))
         source = candidate.read_text()  # the file the worker was given, read once here
