@@ -92,3 +92,17 @@ def test_constant_parameters_and_running_statistics_get_secret_values():
     assert (model.bn.running_var > 0).all() and (model.scale > 0).all()  # signs kept
     assert model.given.item() == 0.5 and torch.equal(model.mask, torch.ones(8))
     assert torch.equal(model.linear.weight, linear)
+
+
+def test_a_torch_nn_layers_one_element_default_is_varied_too():
+    from warpsmith.verify.reference import vary_constants
+
+    class Act(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.act = nn.PReLU()  # weight 0.25, one element
+            self.scale = nn.Parameter(torch.tensor(2.0))  # the task's own: left alone
+
+    model = Act()
+    assert vary_constants(model) == ["act.weight"]
+    assert model.act.weight.item() != 0.25 and model.scale.item() == 2.0

@@ -205,9 +205,10 @@ def vary_constants(model: torch.nn.Module) -> list[str]:
     or InstanceNorm, secret values around that constant, so a kernel that drops a multiply
     by one or an add of zero is wrong (E14). KernelBench's norm layers keep their defaults,
     and such a kernel passed. The candidate gets these values (its state_dict, by name or by
-    shape): a kernel that reads its parameters is unaffected. One-element parameters are
-    left as they are: they are set from a constructor argument (`torch.tensor(scale)`),
-    which an honest kernel may use as a plain number. Returns the names varied."""
+    shape): a kernel that reads its parameters is unaffected. A task's own one-element
+    parameters are left as they are: they are set from a constructor argument
+    (`torch.tensor(scale)`), which an honest kernel may use as a plain number; a torch.nn
+    layer's (PReLU's 0.25) are varied. Returns the names varied."""
     rng = torch.Generator().manual_seed(secrets.randbits(63))
     varied = []
     with torch.no_grad():
@@ -226,12 +227,21 @@ def vary_constants(model: torch.nn.Module) -> list[str]:
 def _constants(model: torch.nn.Module):
     from torch.nn.modules.batchnorm import _NormBase
 
-    stats = {f"{m}.{b}" if m else b for m, mod in model.named_modules()
-             if isinstance(mod, _NormBase) for b in ("running_mean", "running_var")}
-    for name, t in list(model.named_parameters()) + list(model.named_buffers()):
-        if (name in stats or isinstance(t, torch.nn.Parameter)) and t.is_floating_point() \
-                and t.numel() > 1 and bool((t == t.reshape(-1)[0]).all()):
-            yield name, t
+    seen = set()
+    for prefix, module in model.named_modules():
+        builtin = type(module).__module__.startswith("torch.nn.")
+        stats = ("running_mean", "running_var") if isinstance(module, _NormBase) else ()
+        own = [(n, t) for n, t in module.named_parameters(recurse=False)] + \
+            [(n, t) for n, t in module.named_buffers(recurse=False) if n in stats]
+        for name, t in own:
+            # one element: a torch.nn layer's default (PReLU's 0.25), not a task's own
+            # parameter set from a constructor argument
+            if id(t) in seen or t is None or not t.is_floating_point() or \
+                    t.numel() == 0 or t.numel() == 1 and not builtin:
+                continue
+            if bool((t == t.reshape(-1)[0]).all()):
+                seen.add(id(t))
+                yield f"{prefix}.{name}" if prefix else name, t
 
 
 def _mixes(task: Task, shape: Shape, device: str, seed: int) -> bool:
