@@ -7,12 +7,11 @@ from pathlib import Path
 import pytest
 
 from warpsmith.bench import BenchSettings, bench, make_generator
-from warpsmith.bench.selfcheck import (ReferenceGenerator, torch_rules_off,
-                                       write_reference_candidate)
+from warpsmith.bench.selfcheck import ReferenceGenerator, torch_rules_off, write_reference_candidate
 from warpsmith.bench.store import BenchStore
+from warpsmith.config import PROFILES
 from warpsmith.errors import UsageError
 from warpsmith.store import VerdictStore
-from warpsmith.config import PROFILES
 from warpsmith.tasks.suite import resolve_task
 from warpsmith.verify import pipeline, static, timing
 from warpsmith.verify.pipeline import verify

@@ -97,3 +97,36 @@ def test_the_cli_exits_3_for_too_large(tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 3, done.stdout + done.stderr
     assert "too_large" in done.stdout
+
+
+WIDE_THEN_POOLED = '''
+import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def forward(self, x):
+        y = torch.relu(x.repeat(1, 64, 1, 1))  # 64 times the input, then pooled away
+        y.mul_(2.0)  # in place: no new memory
+        return y.view(y.shape[0], -1).mean(dim=1)
+
+def get_inputs():
+    return [torch.rand(8, 4, 32, 32)]
+
+def get_init_inputs():
+    return []
+'''
+
+
+def test_the_plan_counts_the_forwards_intermediates_not_only_its_outputs(tmp_path):
+    """A convolution before a global pooling: the outputs are tiny, the intermediates not
+    (KernelBench level 2's plans were 2-4x under the peaks the H200 measured)."""
+    path = tmp_path / "wide.py"
+    path.write_text(WIDE_THEN_POOLED)
+    task = load_task(path)
+    s = memplan.sizes(task, task.shapes[-1].name, "cuda")
+    wide = 8 * 4 * 64 * 32 * 32 * 4
+    assert s.outputs == 8 * 4
+    assert 2 * wide <= s.workspace < 2 * wide + (1 << 20)  # the repeat and the relu, once each
+    (trusted, _), (worker, _) = memplan.sides(s, 0)
+    assert worker >= s.params + 2 * s.inputs + 2 * wide
+    assert trusted >= s.inputs * (1 + s.high) + 2 * wide * s.high

@@ -21,16 +21,23 @@ profile's plan does not fit, timing sets are cut to one. When not even that fits
 too large for this machine: the verifier's limit, reported as the status `too_large` with
 both numbers, never the candidate's failure.
 
-The estimate is coarse (the reference's temporaries are a guess); an allocation that still
-fails is caught by the pipeline and reported as `too_large` too.
+The reference's temporaries are measured, not guessed: its forward runs on meta tensors under
+a dispatch mode that counts the bytes of the tensors it makes and frees (`_Live`), whose peak
+(`workspace`) covers intermediates far larger than the outputs (a convolution before a
+global pooling: KernelBench level 2's plans were 2-4x under the H200's peaks). What no meta
+tensor shows (cuDNN's and cuBLAS's workspaces) is not counted; an allocation that still fails
+is caught by the pipeline and reported as `too_large` too.
 """
 
 from __future__ import annotations
 
 import os
+import weakref
 from dataclasses import dataclass, replace
 
 import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+from torch.utils._pytree import tree_leaves
 
 from ..config import VerifyProfile
 from ..tasks.loader import build
@@ -59,18 +66,44 @@ class Sizes:
     outputs: int
     high: float  # bytes of the high-precision copy per byte of the task's dtype
     itemsize: int = 4  # bytes of an element of the task's dtype
+    workspace: int = 0  # the forward's peak of the tensors it made, outputs included
 
 
 def sizes(task: Task, shape: str, device: str) -> Sizes:
     inst = build(task, shape, device="meta")
-    with torch.no_grad():
+    with torch.no_grad(), _Live() as live:
         out = inst.model(*inst.inputs)
     outs = out if isinstance(out, tuple | list) else [out]
     item = getattr(torch, task.dtype).itemsize
     high = (4 if device == "cuda" and item == 2 else 8) / item
     return Sizes(_bytes(inst.inputs), _bytes(list(inst.model.parameters()) +
                                              list(inst.model.buffers())), _bytes(outs), high,
-                 item)
+                 item, live.peak)
+
+
+class _Live(TorchDispatchMode):
+    """The peak bytes of the tensors an op made while they lived (views and in-place
+    results are no new memory; inputs and parameters were there before)."""
+
+    def __init__(self):
+        super().__init__()
+        self.now = self.peak = 0
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        given = {id(a) for a in tree_leaves((args, kwargs)) if isinstance(a, torch.Tensor)}
+        for t in tree_leaves(out):
+            if isinstance(t, torch.Tensor) and id(t) not in given and not t._is_view():
+                self._made(t, t.untyped_storage().nbytes())
+        return out
+
+    def _made(self, tensor, nbytes: int) -> None:
+        self.now += nbytes
+        self.peak = max(self.peak, self.now)
+        weakref.finalize(tensor, self._freed, nbytes)
+
+    def _freed(self, nbytes: int) -> None:
+        self.now -= nbytes
 
 
 def _bytes(tensors) -> int:
@@ -89,13 +122,17 @@ def sides(s: Sizes, timing: int) -> tuple[tuple[int, int], tuple[int, int]]:
     """((the trusted side's peak while checking, while timing), (the worker's, the same))
     in bytes; both timed peaks are 0 where nothing is timed (timing sets: 0)."""
     models = s.params * (1 + s.high)
-    forward = s.inputs * (1 + s.high) + s.outputs * (1 + s.high) * (1 + TEMPORARIES)
+    # a forward's peak: the measured workspace (outputs included); the reference's at least
+    # its outputs and as many temporaries, for what its library calls make out of sight
+    own = max(s.workspace, s.outputs)
+    work = max(s.workspace, s.outputs * (1 + TEMPORARIES))
+    forward = s.inputs * (1 + s.high) + s.outputs + work * s.high  # the high copy runs second
     comparison = s.outputs * (2 + s.high) + \
         COMPARE_CHUNKS * 8 * min(s.outputs // s.itemsize, CHUNK)
-    worker = s.params + 2 * s.inputs + 2 * s.outputs
+    worker = s.params + 2 * s.inputs + s.outputs + own  # an input's copy, the outputs handed
     sets = (timing + 2) * s.inputs + L2_FLUSH_BYTES  # the sets and two rotating buffers
-    worker_timed = sets + 2 * s.outputs + s.params
-    trusted_timed = models + sets + s.outputs * (2 + TEMPORARIES)  # eager's, compile's
+    worker_timed = sets + s.outputs + own + s.params
+    trusted_timed = models + sets + s.outputs + work  # eager's outputs kept, compile's run
     if not timing:
         worker_timed = trusted_timed = 0
     return (int(models + max(forward, comparison)), int(trusted_timed)), \
