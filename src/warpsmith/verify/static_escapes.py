@@ -25,6 +25,13 @@ NATIVE_MODULES = ("torch.utils.cpp_extension", "torch.utils.collect_env", "torch
 NATIVE_OBJECTS = {"torch.cuda.CUDAPluggableAllocator",  # each loads a shared library
                   "torch.cuda.change_current_allocator", "torch.xpu.XPUPluggableAllocator"}
 CUDA_BUILDER = "torch.utils.cpp_extension"
+# Code generators that paste strings a candidate controls into Python source they exec: fx
+# writes a call_method target or a submodule's name (add_module accepts quotes and brackets)
+# that is not an identifier verbatim into `getattr(x, "...")` of the forward it compiles, so
+# `'contiguous"), exec(bytes([...])), getattr(a, "contiguous'` runs any code, built at run time
+# where no rule sees it (E29: it switched the dispatch guard off and passed torch.relu).
+# torch.ao's quantization traces the candidate's modules with fx.
+CODEGEN_MODULES = ("torch.fx", "torch.ao")
 # singledispatch's register() evaluates a function's annotations with typing.get_type_hints:
 # a string annotation is eval() in disguise. torch.save/torch.load under any name write and
 # read files (the forbidden-call rule sees them only as `torch.save(...)`).
@@ -111,6 +118,14 @@ def _string_eval(tree):
     for line, path, obj in _resolved(tree):
         if any(obj is b for b in banned):
             yield line, f"uses {path}, which evaluates annotations as code"
+
+
+@rule("code-generation", REJECT)
+def _code_generation(tree):
+    for line, path, obj in _resolved(tree):
+        if _under(_defined_in(obj), CODEGEN_MODULES):
+            yield line, f"uses {path} ({_defined_in(obj)}), which compiles source built from " \
+                        "strings (names, targets) into code: exec in disguise"
 
 
 @rule("file-io", REJECT)
