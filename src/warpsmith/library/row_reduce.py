@@ -200,6 +200,8 @@ def _loads(graph, maps, shape, dims, leaves, varies) -> tuple[list[Load], dict, 
             kind = "suffix_px"
         elif refs == kept and refs:
             kind = "group"
+        elif layout_rows and refs and refs == kept[len(kept) - len(refs):]:
+            kind = "group_tail"  # the row's last kept dims only: a (C, 1, 1) bias per channel
         elif not refs:
             kind = "scalar"
         else:

@@ -43,7 +43,7 @@ def render_row(k):
     lines = [ln for p in k.passes for ln in p.before + p.loop]
     scalars = runtime_scalars(lines)
     body = list(lay["head"]) + [_load(ld, lay) for ld in k.loads
-                                if ld.kind in ("group", "scalar")]
+                                if ld.kind in ("group", "scalar", "group_tail")]
     for index, p in enumerate(k.passes):
         body += _pass_text(k, p, index, lay)
     body += _store_text(k, lay)
@@ -52,6 +52,7 @@ def render_row(k):
     params = [f"{ld.name}_ptr" for ld in k.loads] + [f"{o}_ptr" for o in k.outs] + \
         ["n_red"] + extra + [f"{ld.name}_n" for ld in k.loads if ld.kind == "suffix"] + \
         [f"{ld.name}_{p}" for ld in k.loads if ld.kind == "suffix_px" for p in ("n", "px")] + \
+        [f"{ld.name}_n" for ld in k.loads if ld.kind == "group_tail"] + \
         [_arg(s) for s in scalars] + [blocks]
     kernel = "\n@triton.jit\ndef " + k.name + "(" + ", ".join(params) + "):\n" + \
         "\n".join("    " + b if b else "" for b in body) + "\n"
@@ -126,6 +127,8 @@ def _load(ld, lay) -> str:
     if ld.kind == "suffix_px":  # … broadcast along the last reduced dims (px of them a step)
         return (f"{ld.name} = tl.load({ld.name}_ptr + (row % {ld.name}_n) * (n_red // "
                 f"{ld.name}_px) + r // {ld.name}_px, mask=mask, other=0){cast}")
+    if ld.kind == "group_tail":
+        return f"{ld.name} = tl.load({ld.name}_ptr + row % {ld.name}_n){cast}"
     if ld.kind == "group":
         mask = f", mask={lay['group_mask']}, other=0" if lay["group_mask"] else ""
         return f"{ld.name} = tl.load({ld.name}_ptr + {lay['group']}{mask}){cast}"
@@ -156,6 +159,8 @@ def _launch(k, scalars) -> tuple[str, ...]:
         blocks = "BLOCK_R=block_r, BLOCK_I=RED_BLOCK_I"
     args += [f"math.prod(F[{next(d for d in ld.dims if d is not None)}:{first}])"
              for ld in k.loads if ld.kind == "suffix"]
+    args += [f"math.prod(F[{next(d for d in ld.dims if d is not None)}:{first}])"
+             for ld in k.loads if ld.kind == "group_tail"]
     for ld in (ld for ld in k.loads if ld.kind == "suffix_px"):
         refs = [d for d in ld.dims if d is not None]
         args += [f"math.prod(F[{refs[0]}:{first}])", f"math.prod(F[{refs[-1] + 1}:{last + 1}])"]
