@@ -241,3 +241,24 @@ def test_a_lent_worker_takes_no_job_until_it_is_given_back(relu):
         assert job["value"].status == "passed"
     finally:
         executor.close()
+
+
+def test_a_job_carries_the_folders_hidden_here_to_its_worker(relu, tmp_path, monkeypatch):
+    """A store given by --db is hidden from candidates by the process that was given it; a
+    worker process (local, Ray) hides it too, from what the job says."""
+    from warpsmith.executors.jobs import make_job, run_job
+    from warpsmith.verify import jail
+
+    kept, stores = tmp_path / "kept", tmp_path / "stores"
+    kept.mkdir()
+    stores.mkdir()
+    monkeypatch.setattr(jail, "_hidden_extra", set())
+    jail.hide(kept)
+    job = make_job(relu, GOOD / "relu_triton.py", "cpu", "quick",
+                   store_path=stores / "db.sqlite")
+    assert set(job["hide"]) == {str(kept.resolve()), str(stores.resolve())}
+
+    monkeypatch.setattr(jail, "_hidden_extra", set())  # the worker's process: nothing yet
+    answer = run_job(job)
+    assert answer["verdict"]["status"] == "passed", answer
+    assert {str(kept.resolve()), str(stores.resolve())} <= set(jail._hidden())

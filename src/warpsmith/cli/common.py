@@ -29,7 +29,8 @@ def with_db(command: str, db: str | None) -> str:
 
 def hide_store(db: str | None) -> None:
     """A store given by --db, outside the folders the sandbox hides anyway, is hidden from
-    candidates too (they run in this process's executor: inline)."""
+    candidates too: inline here, and in a local or Ray worker through the job
+    (executors/jobs.make_job)."""
     if db:
         from pathlib import Path
 

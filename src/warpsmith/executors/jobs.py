@@ -20,12 +20,18 @@ from ..types import Task, Verdict
 
 def make_job(task: Task, candidate: Path, device: str | None, profile: str,
              store_path: Path | None = None, portable: bool = False) -> dict:
-    """`portable` sends the sources, for a worker that cannot read our files."""
+    """`portable` sends the sources, for a worker that cannot read our files. `hide`: the
+    folders this process hides from candidates (a store given by --db): a worker process
+    hides them too, or its candidates could read them."""
+    from ..verify import jail
+
     if not candidate.is_file():  # the same error verify() gives, before anything is sent
         raise UsageError(f"no candidate file {candidate}")
+    store = str(Path(store_path).resolve()) if store_path else None
     job = {"task": {"name": task.name, "level": task.level, "path": str(task.path)},
            "candidate": {"path": str(candidate.resolve())}, "device": device, "profile": profile,
-           "store": str(Path(store_path).resolve()) if store_path else None}
+           "store": store,
+           "hide": jail.hidden_extra() + ([str(Path(store).parent)] if store else [])}
     if portable:
         job["task"]["source"] = task.source
         job["candidate"]["source"] = candidate.read_text()
@@ -45,8 +51,11 @@ def run_job(job: dict) -> dict:
 
 def _verify(job: dict) -> dict:
     from ..store import VerdictStore, verdict_to_dict
+    from ..verify import jail
     from ..verify.pipeline import verify
 
+    for hidden in job.get("hide") or ():
+        jail.hide(hidden)
     folder = Path(tempfile.mkdtemp(prefix="warpsmith-exec-")) if "source" in job["task"] \
         else None
     store = VerdictStore(job["store"]) if job.get("store") else None

@@ -86,6 +86,11 @@ def hide(path: Path | str) -> None:
     _hidden_extra.add(str(Path(path).resolve()))
 
 
+def hidden_extra() -> list[str]:
+    """What hide() was given in this process: an executor's job carries it to its worker."""
+    return sorted(_hidden_extra)
+
+
 @functools.cache
 def current() -> Jail:
     """The sandbox this machine can give, probed once per process."""
