@@ -31,7 +31,8 @@ def _prepared(prof=PROFILE):
 def _block(times, extra=None):
     calls = len(times) + 1  # the timed calls and the watched one
     block = {"times_us": times, "probes": [{}] * calls, "own_launches": [1] * calls,
-             "guarded": {"forbidden_ops": [], "threads_started": 0}} | (extra or {})
+             "guarded": {"forbidden_ops": [], "threads_started": 0, "inputs_modified": False},
+             "aliased": 0} | (extra or {})
     return json.dumps(block).encode()
 
 
@@ -73,6 +74,7 @@ def test_a_block_nobody_asked_for_or_a_malformed_one_ends_the_timing():
     short = {"probes": [], "own_launches": []}  # a block that hides its calls' probes
     for bad in (b"not json", _block([1.0]), json.dumps([1, 2]).encode(),
                 _block([1.0] * 3, short), _block([1.0] * 3, {"guarded": {}}),
+                _block([1.0] * 3, {"aliased": "none"}), _block([1.0] * 3, {"aliased": 99}),
                 b"[" * 200_000 + b"]" * 200_000):  # past json's recursion limit
         with pytest.raises(Malformed):
             timer({"kind": "block"}, bad)

@@ -14,7 +14,8 @@ SOUND = {"times_us": {"candidate": [10.0, 11.0], "eager": [20.0], "compile": [15
          "shape": "gpu", "gpu": "NVIDIA H200", "clocks": [{"sm_clock_mhz": 1980}],
          "persisting_l2_raised": 0,
          "probes": [{"case": 0, "values": [[0.5, 1.5]], "shapes": [[4, 2]]}],
-         "own_launches": [1, 2], "guarded": [{"forbidden_ops": [], "threads_started": 0}]}
+         "own_launches": [1, 2], "aliased": 0,
+         "guarded": [{"forbidden_ops": [], "threads_started": 0, "inputs_modified": False}]}
 
 
 def test_a_sound_timing_entry_passes():
@@ -41,6 +42,9 @@ def test_a_sound_timing_entry_passes():
     {"own_launches": None},
     {"guarded": [{"forbidden_ops": [3], "threads_started": 0}]},
     {"guarded": [{"forbidden_ops": []}]},
+    {"guarded": [{"forbidden_ops": [], "threads_started": 0}]},  # no inputs_modified
+    {"aliased": -1},
+    {"aliased": None},
 ], ids=lambda c: next(iter(c)))
 def test_a_malformed_timing_entry_is_named(change):
     assert timing_problem(SOUND | change, CASES, {"gpu": {}}) != ""

@@ -50,3 +50,21 @@ def test_a_tensor_subclass_output_is_not_probed():
     out = [torch.nn.Parameter(torch.ones(4)), torch.zeros(4)]
     probed = _probe(out, 0, {0: [[0], [1]]})
     assert probed["shapes"] == [[4]]  # the subclass is left out: an output missing
+
+
+def _block_of(model):
+    pool = [(0, [torch.randn(8)])]
+    block = _Block(model, Slots(pool), flush_buffer("cpu"), {0: [[0, 1, 2]]}, gpu=False)
+    block.guards = (_Log(), _Threads(), ())
+    block.make = lambda seed: [torch.randn(8)]
+    return block
+
+
+def test_an_input_overwritten_and_returned_while_timed_is_counted():
+    """E20 with E16: the output written into the input while timed (no allocation) passed,
+    since aliasing and input writes were checked in checked calls only."""
+    record = _block_of(lambda x: x.clamp_(min=0)).run(3, 1, [1, 2, 3, 4])
+    assert record["aliased"] == 4
+    assert record["guarded"]["inputs_modified"] is True
+    honest = _block_of(lambda x: x.clamp(min=0)).run(3, 1, [1, 2, 3, 4])
+    assert honest["aliased"] == 0 and honest["guarded"]["inputs_modified"] is False

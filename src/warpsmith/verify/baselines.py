@@ -44,6 +44,7 @@ class Baselines:
         self.times: dict[str, list[float]] = {name: [] for name in names}
         self.probes: list = []
         self.own_launches: list[int] = []  # per timed call, the candidate's Triton launches
+        self.aliased = 0  # timed calls whose output lay in an input's memory
         self.guarded: list[dict] = []  # per block, what the watched call did (child/timing.py)
         self.block_seeds: list[list[int]] = []  # per candidate block, a fresh set per call
         # the timing cases, whose probe positions the calls of a block take in turn
@@ -128,6 +129,7 @@ class Baselines:
         self.probes += [p | {"block": block_id, "call": i, "case": i % self.sets}
                         if isinstance(p, dict) else p for i, p in enumerate(block["probes"])]
         self.own_launches += block["own_launches"]
+        self.aliased += block["aliased"]
         self.guarded.append(block["guarded"])
         self.waiting = False
         self._turn_done()
@@ -180,6 +182,7 @@ class Baselines:
         times = {n: t for n, t in self.times.items() if t}
         return {"times_us": times, "probes": self.probes, "clocks": self.clocks,
                 "own_launches": self.own_launches, "guarded": self.guarded,
+                "aliased": self.aliased,
                 "block_seeds": self.block_seeds,
                 "gpu": torch.cuda.get_device_name() if self.device == "cuda" else "cpu",
                 "persisting_l2_raised": raised, "shape": self.prepared.timed_shape,
@@ -199,8 +202,11 @@ def _block_problem(block, calls: int) -> str:
         return "without a probe and a launch count for every call"
     guarded = block.get("guarded")
     if not isinstance(guarded, dict) or not isinstance(guarded.get("forbidden_ops"), list) or \
-            type(guarded.get("threads_started")) is not int:
+            type(guarded.get("threads_started")) is not int or \
+            type(guarded.get("inputs_modified")) is not bool:
         return "without the record of its watched call"
+    if type(block.get("aliased")) is not int or not 0 <= block["aliased"] <= calls + 1:
+        return "without its count of outputs in an input's memory"
     return ""
 
 

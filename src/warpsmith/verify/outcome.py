@@ -179,13 +179,16 @@ def timing_problem(timing, cases: list, shapes) -> str:
         return "own_launches is not a count per timed call"
     if not isinstance(guarded, list) or not all(_guarded_ok(g) for g in guarded):
         return "guarded entries are not records of a watched call"
+    if type(timing.get("aliased")) is not int or timing["aliased"] < 0:
+        return "aliased is not a count"
     return ""
 
 
 def _guarded_ok(record) -> bool:
     return isinstance(record, dict) and type(record.get("threads_started")) is int and \
         isinstance(record.get("forbidden_ops"), list) and \
-        all(isinstance(op, str) for op in record["forbidden_ops"])
+        all(isinstance(op, str) for op in record["forbidden_ops"]) and \
+        type(record.get("inputs_modified")) is bool
 
 
 def _positive(value) -> bool:

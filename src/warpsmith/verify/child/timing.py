@@ -25,7 +25,7 @@ from ..stopwatch import Slots, flush_buffer, timed_call, warm_up
 from . import integrity
 from .dispatch import OpGuard
 
-_dumps = json.dumps  # bound before the candidate is imported
+_dumps, _equal = json.dumps, torch.equal  # bound before the candidate is imported
 
 
 def time_candidate(job: dict, models: dict, data: dict, module_task: str, channel,
@@ -75,16 +75,20 @@ class _Block:
     def run(self, calls: int, guarded: int, seeds: list[int]) -> dict:
         if self.gpu:
             cudadriver.reset_persisting_l2()
-        block = {"times_us": [], "probes": [], "own_launches": [], "guarded": {}}
+        block = {"times_us": [], "probes": [], "own_launches": [], "guarded": {},
+                 "aliased": 0}
         for call in range(calls + 1):
             case, inputs = self._fresh(call, seeds[call % len(seeds)])
             self.raised += self.gpu and _guard_persisting_l2()
             state = integrity.knobs()
             if call == guarded:
-                us, out = self._guarded(inputs, block["guarded"])
+                us, out = self._watched(inputs, block["guarded"])
             else:
                 us, out = timed_call(self.flat, inputs, self.flush)
                 block["times_us"].append(us)
+            # outside the window: an output in an input's memory (the input overwritten and
+            # handed back: no allocation, while timed only, E20 with E16)
+            block["aliased"] += _aliases(out, inputs)
             block["own_launches"].append(sum(own for _, own in self.guards[0].take()))
             block["probes"].append(_probe(out, case, self.probes))
             self.tampered.update(integrity.knobs_changed(state))
@@ -107,6 +111,15 @@ class _Block:
             torch.cuda.synchronize()  # made before the call's flush and events
         return self.slots.next("candidate")
 
+    def _watched(self, inputs, record: dict):
+        """The watched call, also checked for writes into its inputs (a copy of them made
+        before it: once per block, where its time is not kept anyway)."""
+        before = [x.clone() if isinstance(x, torch.Tensor) else x for x in inputs]
+        us, out = self._guarded(inputs, record)
+        record["inputs_modified"] = any(isinstance(a, torch.Tensor) and not _equal(a, b)
+                                        for a, b in zip(inputs, before, strict=True))
+        return us, out
+
     def _guarded(self, inputs, record: dict):
         _, threads, allowed = self.guards
         with OpGuard(allowed) as ops, threads:
@@ -126,6 +139,12 @@ def parse_go(line: str) -> tuple[int, int, list[int]] | None:
         return None
     calls, guarded, *seeds = map(int, parts[1:])
     return (calls, guarded, seeds) if guarded <= calls else None
+
+
+def _aliases(outs: list, inputs) -> int:
+    ptrs = {x.untyped_storage().data_ptr() for x in inputs if isinstance(x, torch.Tensor)}
+    return int(any(isinstance(t, torch.Tensor) and t.untyped_storage().data_ptr() in ptrs
+                   for t in outs))
 
 
 def _guard_persisting_l2() -> int:
