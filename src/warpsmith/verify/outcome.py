@@ -32,6 +32,11 @@ def interpret_outcome(outcome: Outcome, base: Verdict, cases: int,
     problem = report_problem(report, cases)
     if problem:
         return replace(base, status="crashed", reasons=(f"malformed report: {problem}",))
+    if report.get("dynamic_code"):  # before its error: the refusal raised in the candidate
+        return replace(base, status="rejected", rules=("dynamic-code",), reasons=(
+            "Python was compiled from a string while the candidate ran (a library that "
+            "pastes strings into source it execs: exec in disguise): "
+            + "; ".join(s[:120] for s in report["dynamic_code"][:2]),))
     if report.get("error"):
         return _error_verdict(report, base, native)
     if report["stage"] != "done" or outcome.returncode != 0:
@@ -82,6 +87,9 @@ def report_problem(report: dict, cases: int) -> str:
         return "no stage"
     if "stage_seconds" in report and not _times_ok(report["stage_seconds"]):
         return "stage_seconds is not an object of times"
+    code = report.get("dynamic_code", [])
+    if not isinstance(code, list) or not all(isinstance(c, str) for c in code):
+        return "dynamic_code is not a list of sources"
     if report.get("error") is not None:
         error = report["error"]
         ok = isinstance(error, dict) and all(isinstance(error.get(k), str)

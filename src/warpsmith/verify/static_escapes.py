@@ -35,7 +35,9 @@ CODEGEN_MODULES = ("torch.fx", "torch.ao")
 # singledispatch's register() evaluates a function's annotations with typing.get_type_hints:
 # a string annotation is eval() in disguise. torch.save/torch.load under any name write and
 # read files (the forbidden-call rule sees them only as `torch.save(...)`).
-STRING_EVAL = {"functools.singledispatch", "functools.singledispatchmethod"}
+# triton.language.str_to_ty evals the layout of a "tensordesc<...>" type string (E29).
+STRING_EVAL = {"functools.singledispatch", "functools.singledispatchmethod",
+               "triton.language.str_to_ty"}
 FILE_IO = {"torch.serialization.save", "torch.serialization.load"}
 # Process-wide state that eager PyTorch and torch.compile read when they are timed beside the
 # candidate: a candidate that turns off flash attention, cuDNN or TF32, turns the NaN fill
@@ -117,7 +119,7 @@ def _string_eval(tree):
     banned = _objects(frozenset(STRING_EVAL))
     for line, path, obj in _resolved(tree):
         if any(obj is b for b in banned):
-            yield line, f"uses {path}, which evaluates annotations as code"
+            yield line, f"uses {path}, which evaluates strings (annotations, types) as code"
 
 
 @rule("code-generation", REJECT)

@@ -1,5 +1,6 @@
 # task: level1/relu
 # expect: rejected
+# layer: runtime
 # exploit: E29 (exec in disguise through a code generator): torch.fx pastes a call_method target that is not an identifier verbatim into `getattr(a, "...")` of the forward it compiles with exec, so a target built at run time runs any Python; here it switches the dispatch guard off around torch.relu and a one-store kernel stands for "a kernel ran". Passed before; now torch.fx and torch.ao (whose quantization traces modules with fx) are rejected under any alias (code-generation)
 import torch
 import torch.fx

@@ -34,7 +34,7 @@ from ...types import Shape
 from .. import protocol
 from ..inputs import case_inputs
 from ..protocol import WAIT
-from . import autotune, integrity
+from . import autotune, codewatch, integrity
 from .dispatch import OpGuard
 from .gpukernels import GpuKernels
 from .ipc import export as _export
@@ -82,6 +82,7 @@ def _warm_then_wait(device: str) -> str:
         torch.empty(1, device="cuda")  # the context (an allocation, no kernel)
         with GpuKernels():
             pass
+    _warm_guard()
     line = _stdin_line()
     if line is None:  # the trusted side went away before sending a job
         os._exit(0)
@@ -154,6 +155,8 @@ def run(job: dict, report: dict, fd: int) -> None:
     log = LaunchLog(job["candidate"])
     log.install()
     autotune.install()  # under the interpreter: which configs the checked calls ran (E51)
+    _warm_guard()  # torch's lazy imports (dynamo, sympy) compile strings: before the watch
+    report["dynamic_code"] = codewatch.install()  # before the import (E29)
     threads = _ThreadWatch()
     watched, state = integrity.snapshot(), integrity.knobs()
     report["stage"] = "import"
@@ -209,6 +212,14 @@ def _checked_calls(task, shapes: dict, models: dict, guards, context) -> None:
         call += 1
         del out
     report["stage_seconds"]["inputs"] = made
+
+
+def _warm_guard() -> None:
+    """The first op under the dispatch guard imports torch._dynamo and sympy (seconds, and
+    their imports compile strings): paid here, before the candidate and the code watch
+    (codewatch.py), as every verification paid it at its first checked call."""
+    with OpGuard(()):
+        torch.zeros(1).add(1)
 
 
 def _not_dumpable() -> None:

@@ -1,0 +1,38 @@
+"""The worker's compile audit hook (verify/child/codewatch.py, E29): code compiled from a
+string by a library (fx's codegen, triton's str_to_ty) is refused before it runs; the import
+system, ast.parse, namedtuple and dataclasses are not. An audit hook cannot be removed, so
+each case runs in a process of its own."""
+
+import subprocess
+import sys
+
+import pytest
+
+PRELUDE = ("from warpsmith.verify.child import codewatch\n"
+           "found = codewatch.install()\n")
+
+
+def _run(body: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", PRELUDE + body], capture_output=True,
+                          text=True, timeout=120)
+
+
+@pytest.mark.parametrize("body", [
+    "import collections\ncollections.namedtuple('P', 'a b')\n",
+    "import dataclasses\n@dataclasses.dataclass\nclass D:\n    a: int\nD(1)\n",
+    "import ast\nast.parse('x = 1')\n",
+    "import json, decimal, fractions\n",
+])
+def test_the_generators_that_write_from_identifiers_are_allowed(body):
+    done = _run(body + "assert found == [], found\nprint('ok')\n")
+    assert done.stdout.strip() == "ok", done.stderr[-2000:]
+
+
+@pytest.mark.parametrize("body", [
+    "import triton.language as tl\n"
+    "tl.str_to_ty('tensordesc' + chr(60) + 'fp32[16],print(7)' + chr(62), None)\n",
+    "eval('1 + 1')\n",
+])
+def test_code_compiled_from_a_string_is_refused_before_it_runs(body):
+    done = _run(body)
+    assert "DynamicCode" in done.stderr and "\n7\n" not in "\n" + done.stdout, done.stderr
