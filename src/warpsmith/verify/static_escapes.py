@@ -130,6 +130,30 @@ def _code_generation(tree):
                         "strings (names, targets) into code: exec in disguise"
 
 
+# True inside a torch-function mode: the dispatch guard of every checked call and of each
+# timed block's watched call, so a kernel honest only where it is true is watched nowhere it
+# cheats (E20: torch.relu in the other timed calls passed). torch.nn.functional and
+# torch.functional re-export them under public names.
+GUARD_PROBES = ("_has_torch_function", "_has_torch_function_unary",
+                "_has_torch_function_variadic", "_is_torch_function_enabled",
+                "_is_torch_function_mode_enabled")
+
+
+@functools.lru_cache(maxsize=1)
+def _guard_probes() -> tuple[object, ...]:
+    import torch  # the torch._C functions themselves: the walk stops at private modules
+
+    return tuple(getattr(torch._C, name) for name in GUARD_PROBES if hasattr(torch._C, name))
+
+
+@rule("guard-probe", REJECT)
+def _guard_probe(tree):
+    banned = _guard_probes()
+    for line, path, obj in _resolved(tree):
+        if any(obj is b for b in banned):
+            yield line, f"uses {path}, which tells a watched call from the others"
+
+
 @rule("file-io", REJECT)
 def _file_io(tree):
     banned = _objects(frozenset(FILE_IO))
