@@ -31,7 +31,7 @@ TWINS = {
     "conv1d_strided": ("conv", 1), "conv3d_asym": ("conv", 1), "conv_depthwise": ("conv", 1),
     "conv_pointwise": ("conv", 1), "conv_separable": ("conv", 2), "conv_t1d": ("conv", 1),
     "conv_t2d": ("conv", 1), "conv_t2d_grouped": ("conv", 1), "conv_t3d": ("conv", 1),
-    "conv_t3d_grouped": ("conv", 1),
+    "conv_t3d_grouped": ("conv", 1), "conv_t2d_sparse_taps": ("conv", 1),
     # level 2: the chain after the convolution on its accumulator
     "conv_relu_bias": ("conv", 1), "conv_t2d_clamp_scale": ("conv", 1),
     "conv3d_activations": ("conv", 1), "conv_t3d_residuals": ("conv", 1),
@@ -55,7 +55,7 @@ TWINS = {
 # small tiles: several tiles each way, K in several steps, the grouped order's short group
 SMALL_TILES = {"CONV_BLOCK_M": 16, "CONV_BLOCK_N": 16, "CONV_BLOCK_K": 16, "CONV_GROUP_M": 2,
                "CONV_WARPS": 2}
-TILED = ["conv2d_strided", "conv_t2d_grouped", "conv_depthwise"]
+TILED = ["conv2d_strided", "conv_t2d_grouped", "conv_depthwise", "conv_t3d_grouped"]
 
 
 def _verify(job: tuple[str, str, str]) -> tuple[str, str]:
@@ -106,9 +106,13 @@ def test_fp16_takes_no_precision_and_stores_fp16():
     assert "input_precision" not in source and "dtype=torch.float16" in source
 
 
-def test_transposed_stride_gathers_only_divisible_taps():
+def test_strided_transposed_runs_each_phase_over_its_own_taps():
     source = generate(OWN / "conv_t2d_grouped.py").source
-    assert "% 2 == 0" in source and "% 3 == 0" in source
+    # stride (2, 3), 2 groups: 12 programs along the grid's second axis, one per (phase, group)
+    assert "r0 = ph % 2" in source and "r1 = ph % 3" in source and "2 * 6)" not in source
+    assert "for k in range(0, KPH, BLOCK_K)" in source and ", 12)" in source
+    # stride 1 keeps the plain walk
+    assert "KPH" not in generate(OWN / "conv_t2d.py").source
 
 
 def test_knobs_are_the_conv_tile():

@@ -12,12 +12,13 @@ does not have.
 
 from __future__ import annotations
 
+from . import conv_phase as phase
 from .layout import format_line, runtime_scalars
 from .pointwise import _arg, _host_arg
 from .render import dot_precision
 
 SETUP = '''    pid = tl.program_id(0)
-    g = tl.program_id(1)
+$group
     tiles_m = tl.cdiv(M, BLOCK_M)
     tiles_n = tl.cdiv(OCG, BLOCK_N)
     per_group = GROUP_M * tiles_n
@@ -34,9 +35,9 @@ SETUP = '''    pid = tl.program_id(0)
     rest = rm
 '''
 LOOP = '''    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k in range(0, K, BLOCK_K):
+    for k in range(0, $k, BLOCK_K):
         rk = k + tl.arange(0, BLOCK_K)
-        k_ok = rk < K
+        k_ok = rk < $k
         # each k's input channel and kernel tap, in the weight's own (ic, taps) order
         t = rk
 '''
@@ -54,7 +55,11 @@ def render(k):
     scalars = runtime_scalars(k.lines)
     index = {0: "nb[:, None]", 1: "oc[None, :]"} | {2 + j: f"o{j}[:, None]"
                                                     for j in range(rank)}
-    body = SETUP + _pixels(rank) + LOOP + _taps(k.geo) + _loads(k.geo) + \
+    split = phase.phased(k.geo)
+    group = "".join(f"    {ln}\n" for ln in phase.setup(k.geo)) if split else \
+        "    g = tl.program_id(1)\n"
+    body = SETUP.replace("$group\n", group) + _pixels(k.geo) + \
+        LOOP.replace("$k", "KPH" if split else "K") + _taps(k.geo) + _loads(k.geo) + \
         DOT.replace("$precision", dot_precision({"dtype": k.dtype, "precision": k.precision}))
     epilogue = [_load(ld, index) for ld in k.loads] + [format_line(ln) for ln in k.lines]
     if epilogue:
@@ -86,10 +91,12 @@ def _head(k, rank: int, scalars) -> str:
         ln.rstrip(",") for ln in lines) + "):\n"
 
 
-def _pixels(rank: int) -> str:
-    lines = []
-    for j in reversed(range(rank)):
-        lines += [f"o{j} = rest % OUT{j}", f"rest = rest // OUT{j}"]
+def _pixels(geo) -> str:
+    if phase.phased(geo):
+        lines = phase.pixels(geo) + [f"KPH = {phase.k_total(geo)}  # this phase's K"]
+    else:
+        lines = [ln for j in reversed(range(geo.rank))
+                 for ln in (f"o{j} = rest % OUT{j}", f"rest = rest // OUT{j}")]
     lines += ["nb = rest.to(tl.int64)  # images may hold more than 2**31 elements in all",
               "x_rows = x_ptr + nb * sx_n + (g * ICG) * sx_c"]
     return "".join(f"    {ln}\n" for ln in lines)
@@ -97,6 +104,8 @@ def _pixels(rank: int) -> str:
 
 def _taps(geo) -> str:
     """Each k's tap and channel, then the input pixel each (row, k) reads and its mask."""
+    if phase.phased(geo):
+        return "".join(f"        {ln}\n" for ln in phase.taps(geo))
     rank, lines = geo.rank, []
     for j in reversed(range(rank)):
         lines += [f"t{j} = t % KS{j}", f"t = t // KS{j}"]
@@ -174,7 +183,8 @@ def _launch(k, rank: int, scalars) -> tuple[str, ...]:
             f"{o}_sp = ({', '.join(sizes)},)",
             f"{o} = torch.empty(({o}_x.shape[0], {co}, *{o}_sp), dtype=torch.{k.out_dtype}, "
             f"device={o}_x.device)",
-            f"{o}_m = {o}.shape[0] * math.prod({o}_sp)",
+            f"{o}_m = " + (phase.launch_rows(geo, o) if phase.phased(geo) else
+                           f"{o}.shape[0] * math.prod({o}_sp)"),
             f"{o}_ocg, {o}_icg = {o}.shape[1] // {groups}, {o}_x.shape[1] // {groups}",
             f"{o}_k = {o}_icg * math.prod({o}_w.shape[2:])",
             f"{o}_dot = {o}_ocg >= 16  # else too few channels per group for tl.dot",
@@ -182,7 +192,8 @@ def _launch(k, rank: int, scalars) -> tuple[str, ...]:
             f"bn = min(CONV_BLOCK_N, triton.next_power_of_2({o}_ocg))",
             f"bk = max(16, min(CONV_BLOCK_K, triton.next_power_of_2({o}_k))) if {o}_dot else "
             f"max(1, min(triton.next_power_of_2({o}_k), 4096 // (bm * bn)))",
-            f"grid = (triton.cdiv({o}_m, bm) * triton.cdiv({o}_ocg, bn), {groups})",
+            f"grid = (triton.cdiv({o}_m, bm) * triton.cdiv({o}_ocg, bn), "
+            f"{groups * (phase.phases(geo) if phase.phased(geo) else 1)})",
             f"{k.name}[grid](",
             f"    {', '.join(args)},",
             f"    {taps}, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=CONV_GROUP_M,",
