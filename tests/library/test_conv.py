@@ -52,6 +52,12 @@ TWINS = {
     "conv_t2d_gelu_group_norm": ("conv+row_reduce", 2),
     "conv3d_swish_group_norm": ("conv+row_reduce", 2),
 }
+# built-in tasks the conv family now covers (several shapes each: a depthwise task's groups
+# follow its channels, so they are read from the tensors at run time)
+BUILTIN = ["level1/conv1d", "level1/conv2d", "level1/depthwise_conv2d",
+           "level2/conv2d_batchnorm_relu", "level2/conv2d_bias_tanh",
+           "level2/conv2d_maxpool_relu", "level3/depthwise_separable_conv",
+           "level3/resnet_basic_block"]
 # small tiles: several tiles each way, K in several steps, the grouped order's short group
 SMALL_TILES = {"CONV_BLOCK_M": 16, "CONV_BLOCK_N": 16, "CONV_BLOCK_K": 16, "CONV_GROUP_M": 2,
                "CONV_WARPS": 2}
@@ -72,6 +78,8 @@ def verdicts(tmp_path_factory):
     folder = tmp_path_factory.mktemp("conv")
     jobs = {stem: (str(OWN / f"{stem}.py"), str(folder / f"{stem}.py"),
                    generate(OWN / f"{stem}.py").source) for stem in TWINS}
+    for name in BUILTIN:
+        jobs[name] = (name, str(folder / f"{name.replace('/', '_')}.py"), generate(name).source)
     for stem in TILED:
         jobs[f"tiled/{stem}"] = (str(OWN / f"{stem}.py"), str(folder / f"t_{stem}.py"),
                                  generate(OWN / f"{stem}.py", tune=SMALL_TILES).source)
@@ -86,7 +94,7 @@ def test_twin_is_covered_by_the_conv_family(stem):
     assert (made.family, made.kernels) == TWINS[stem]
 
 
-@pytest.mark.parametrize("stem", sorted(TWINS) + [f"tiled/{s}" for s in TILED])
+@pytest.mark.parametrize("stem", sorted(TWINS) + BUILTIN + [f"tiled/{s}" for s in TILED])
 def test_twin_candidate_passes_on_the_cpu(stem, verdicts):
     status, feedback = verdicts[stem]
     assert status == "passed", feedback

@@ -169,7 +169,7 @@ def _launch(k, rank: int, scalars) -> tuple[str, ...]:
         n, ks = f"{o}_x.shape[{2 + j}]", f"{o}_w.shape[{2 + j}]"
         sizes.append(f"({n} - 1) * {s} - {2 * p} + {d} * ({ks} - 1) + {op + 1}"
                      if geo.transposed else f"({n} + {2 * p} - {d} * ({ks} - 1) - 1) // {s} + 1")
-    groups = geo.groups
+    groups = geo.groups or f"{o}_g"
     co = f"{o}_w.shape[1] * {groups}" if geo.transposed else f"{o}_w.shape[0]"
     args = [f"{o}_x", f"{o}_w", o, f"{o}_m", f"{o}_ocg", f"{o}_k", f"{o}_icg"] + \
         [f"{o}_x.shape[{2 + j}]" for j in range(rank)] + [f"{o}_sp[{j}]" for j in range(rank)] + \
@@ -180,6 +180,7 @@ def _launch(k, rank: int, scalars) -> tuple[str, ...]:
     taps = ", ".join(f"KS{j}={o}_w.shape[{2 + j}]" for j in range(rank))
     return (f"{o}_x = {k.x}",
             f"{o}_w = {k.w}",
+            *([] if geo.groups else [f"{o}_g = {o}_x.shape[1] // {o}_w.shape[1]  # groups"]),
             f"{o}_sp = ({', '.join(sizes)},)",
             f"{o} = torch.empty(({o}_x.shape[0], {co}, *{o}_sp), dtype=torch.{k.out_dtype}, "
             f"device={o}_x.device)",
@@ -193,7 +194,7 @@ def _launch(k, rank: int, scalars) -> tuple[str, ...]:
             f"bk = max(16, min(CONV_BLOCK_K, triton.next_power_of_2({o}_k))) if {o}_dot else "
             f"max(1, min(triton.next_power_of_2({o}_k), 4096 // (bm * bn)))",
             f"grid = (triton.cdiv({o}_m, bm) * triton.cdiv({o}_ocg, bn), "
-            f"{groups * (phase.phases(geo) if phase.phased(geo) else 1)})",
+            f"{groups * phase.phases(geo) if phase.phased(geo) else groups})",
             f"{k.name}[grid](",
             f"    {', '.join(args)},",
             f"    {taps}, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=CONV_GROUP_M,",

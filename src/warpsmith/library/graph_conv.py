@@ -22,7 +22,7 @@ class Geometry:
     padding: tuple[int, ...]
     dilation: tuple[int, ...]
     output_padding: tuple[int, ...]
-    groups: int
+    groups: int  # 0 for a forward convolution: IC / the weight's IC per group, at run time
     transposed: bool
 
     @property
@@ -49,9 +49,12 @@ def _convolution(b: _Builder, index: int, node: Node) -> None:
     if rank not in (1, 2, 3) or len(b.vals[x].shape) != rank + 2:
         raise Unsupported(f"a convolution of a {b.vals[x].shape} input by a "
                           f"{b.vals[w].shape} weight (batched 1-D, 2-D and 3-D are written)")
+    transposed = bool(args["transposed"])
+    # a depthwise task's groups follow its channels, which may differ between its shapes;
+    # a transposed weight (IC, OC/g, …) does not tell its groups, so those stay constants
     geo = Geometry(*(_ints(args[k], rank, k) for k in ("stride", "padding", "dilation",
                                                       "output_padding")),
-                   int(args["groups"]), bool(args["transposed"]))
+                   int(args["groups"]) if transposed else 0, transposed)
     bias = args.get("bias")
     vid = f"v{index}" if bias is None else b.fresh(index, "_conv")
     b.put(Val(vid, meta.shape, meta.dtype, "conv", index, operands=(x, w),
