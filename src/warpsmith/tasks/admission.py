@@ -222,10 +222,10 @@ def cpu_sized(task: Task, max_bytes: int, max_flops: float) -> tuple[Task, str]:
 
 
 def _halved(value, halvings: int):
-    """A size, or a tuple of sizes (each element that is one), halved `halvings` times,
-    never below MIN_SHRUNK: equal sizes stay equal."""
-    if isinstance(value, tuple):
-        return tuple(_halved(e, halvings) if _big(e) else e for e in value)
+    """A size, or a tuple or list of sizes (each element that is one), halved `halvings`
+    times, never below MIN_SHRUNK: equal sizes stay equal."""
+    if type(value) in (tuple, list):
+        return type(value)(_halved(e, halvings) if _big(e) else e for e in value)
     return max(MIN_SHRUNK, value >> halvings)
 
 
@@ -235,12 +235,13 @@ def _fits(cost, max_bytes: int, max_flops: float) -> bool:
 
 def _sizes(task: Task) -> dict:
     """The module's integer constants large enough to be sizes (batch, features, lengths),
-    and its tuples holding such sizes (KernelBench's `input_shape = (32768,)`)."""
+    and its tuples and lists holding such sizes (KernelBench's `input_shape = (32768,)`,
+    level 3's `layer_sizes = [16384, 16384]`: never halved, no MLP fitted the CPU)."""
     module = import_task_module(task.path)
     base = task.shapes[0].values
     found = {k: base.get(k, v) for k, v in vars(module).items() if not k.startswith("_")}
     return {k: v for k, v in found.items()
-            if _big(v) or (type(v) is tuple and v and all(type(e) is int for e in v) and
+            if _big(v) or (type(v) in (tuple, list) and v and all(type(e) is int for e in v) and
                            any(_big(e) for e in v))}
 
 

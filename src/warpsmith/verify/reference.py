@@ -27,7 +27,7 @@ from torch.utils._pytree import tree_leaves
 
 from ..config import VerifyProfile
 from ..errors import TaskError
-from ..tasks.loader import build, make_inputs, tf32_policy
+from ..tasks.loader import build, import_task_module, make_inputs, tf32_policy
 from ..types import Shape, Task
 from .correctness import compare
 from .inputs import case_inputs, is_checked, needs_mixing
@@ -83,7 +83,7 @@ def prepare(task: Task, shapes: list[str], profile: VerifyProfile, device: str,
     prepared = Prepared({}, {}, [], [])
     prepared.timed_shape = shapes[-1]  # the task's last declared shape, its largest
     declared = [task.shape(name) for name in shapes]
-    twin = perturbed(declared[0]) if twin else None
+    twin = perturbed(sizes_of(task, declared[0])) if twin else None
     for shape in declared + ([twin] if twin else []):
         plan = _plan(profile, shape.name == prepared.timed_shape and timed,
                      twin=shape is twin)
@@ -152,19 +152,37 @@ def _forget(prepared: Prepared, name: str) -> None:
     prepared.cases = [c for c in prepared.cases if c.shape != name]
 
 
+def sizes_of(task: Task, shape: Shape) -> Shape:
+    """The shape with its sizes named: a KernelBench file declares no shape, so its
+    module-level sizes (`batch_size = 16`, `layer_sizes = [400, 800]`) stand for its one
+    shape. Without them it had no twin: a kernel hard-coded to a KernelBench task's sizes
+    passed at them (E13)."""
+    if shape.values or task.path is None:
+        return shape
+    module = import_task_module(task.path)
+    return Shape(shape.name, {k: v for k, v in vars(module).items()
+                              if not k.startswith("_") and _holds_size(v)})
+
+
+def _holds_size(value) -> bool:
+    return _is_size(value) or (type(value) in (tuple, list) and bool(value) and
+                               all(type(e) is int for e in value) and
+                               any(_is_size(e) for e in value))
+
+
 def perturbed(shape: Shape) -> Shape | None:
     """A secret twin of a shape: every size of 8 or more grows by 1 to 3, so a kernel
-    hard-coded to the declared sizes fails (E13). A tuple of sizes (KernelBench's
-    `input_shape = (32768,)`) grows element by element, and equal sizes grow alike: a task
-    that needs `batch_size == input_shape[0]` still runs. Smaller constants (kernel sizes,
-    strides, head counts) are left alone."""
+    hard-coded to the declared sizes fails (E13). A tuple or list of sizes (KernelBench's
+    `input_shape = (32768,)`, `layer_sizes = [400, 800]`) grows element by element, and
+    equal sizes grow alike: a task that needs `batch_size == input_shape[0]` still runs.
+    Smaller constants (kernel sizes, strides, head counts) are left alone."""
     growth: dict[int, int] = {}
 
     def grown(v):
         if _is_size(v):
             return v + growth.setdefault(v, 1 + secrets.randbelow(3))
-        if isinstance(v, tuple) and any(_is_size(e) for e in v):
-            return tuple(grown(e) for e in v)
+        if type(v) in (tuple, list) and any(_is_size(e) for e in v):
+            return type(v)(grown(e) for e in v)
         return v
 
     values = {k: grown(v) for k, v in shape.values.items()}
