@@ -42,6 +42,8 @@ TWINS = {
     "conv_t3d_layer_norm": ("conv+row_reduce", 2), "conv_gelu_global_avg": ("conv+row_reduce", 2),
     "conv_t2d_gap_logsumexp": ("conv+row_reduce", 3),
     "conv3d_pool_gap_sum": ("conv+window+row_reduce", 4),
+    # level 3: a convolution reading a pool's output, a GEMM reading its flattened view
+    "lenet_small": ("conv+window+gemm", 7),
     # level 2: pools over the stored convolution, what follows them after
     "conv_t2d_maxpool_mean": ("conv+window+row_reduce", 3),
     "conv_t3d_avgpool_bias": ("conv+window", 2),

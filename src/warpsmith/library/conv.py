@@ -21,6 +21,7 @@ from .gemm import _cut, _tail, epilogue
 from .graph import Decline, Graph, Val
 from .graph_conv import Geometry
 from .layout import Line, Load, Refused
+from .window import first_stored
 
 
 @dataclass(frozen=True)
@@ -50,8 +51,8 @@ class Conv:
 
     def place_at(self, graph: Graph, ctx, depth: int) -> tuple | Decline | None:
         convs = [v for v in graph.vals.values() if v.kind == "conv"]
-        if not convs:
-            return None
+        if not convs or first_stored(graph) == "pool":
+            return None  # a pool first: the window family stores it for the conv to read
         try:
             return place(graph, convs[0], ctx, depth)
         except Refused as e:

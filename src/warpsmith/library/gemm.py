@@ -49,9 +49,11 @@ class Gemm:
         return self.place_at(graph, ctx, 0)
 
     def place_at(self, graph: Graph, ctx, depth: int) -> tuple | Decline | None:
+        from .window import first_stored  # window.py builds on this module
+
         gemms = [v for v in graph.vals.values() if v.kind == "gemm"]
-        if not gemms:
-            return None
+        if not gemms or first_stored(graph) == "pool":
+            return None  # a pool first: the window family stores it for the gemm to read
         try:
             return place(graph, gemms[0], ctx, depth)
         except Refused as e:

@@ -46,7 +46,7 @@ class WindowFamily:
 
     def place_at(self, graph: Graph, ctx, depth: int) -> tuple | Decline | None:
         pools = [v for v in graph.vals.values() if v.kind == "pool"]
-        if not pools or any(v.kind in ("conv", "gemm") for v in graph.vals.values()):
+        if first_stored(graph) != "pool":
             return None  # a product or convolution first: its family cuts before the pool
         try:
             return place(graph, pools[0], ctx, depth)
@@ -58,6 +58,13 @@ class WindowFamily:
 
         scalars = runtime_scalars(kernel.lines)
         return Piece(_text(kernel, scalars), _launch(kernel, scalars))
+
+
+def first_stored(graph: Graph) -> str | None:
+    """The kind of the first convolution, product or pool in dataflow order: the family that
+    places it goes first (LeNet's conv, pool, conv)."""
+    return next((v.kind for v in graph.vals.values() if v.kind in ("conv", "gemm", "pool")),
+                None)
 
 
 def place(graph: Graph, p: Val, ctx, depth: int) -> tuple | Decline:

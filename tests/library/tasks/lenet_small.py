@@ -1,0 +1,35 @@
+"""Small twin of KernelBench level 3 4_LeNet5: convolution, ReLU, max pool, twice; the
+flattened features through three Linear layers. Seven kernels: each convolution and pool
+stores its output, a pool's flattened output is a view the first GEMM reads."""
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+SHAPES = {"small": {}}
+
+
+class Model(nn.Module):
+    def __init__(self, num_classes):
+        super().__init__()
+        self.conv1 = nn.Conv2d(in_channels=1, out_channels=6, kernel_size=5, stride=1)
+        self.conv2 = nn.Conv2d(in_channels=6, out_channels=16, kernel_size=5, stride=1)
+        self.fc1 = nn.Linear(in_features=16 * 5 * 5, out_features=120)
+        self.fc2 = nn.Linear(in_features=120, out_features=84)
+        self.fc3 = nn.Linear(in_features=84, out_features=num_classes)
+
+    def forward(self, x):
+        x = F.max_pool2d(F.relu(self.conv1(x)), kernel_size=2, stride=2)
+        x = F.max_pool2d(F.relu(self.conv2(x)), kernel_size=2, stride=2)
+        x = x.view(-1, 16 * 5 * 5)
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        return self.fc3(x)
+
+
+def get_inputs():
+    return [torch.rand(2, 1, 32, 32)]
+
+
+def get_init_inputs():
+    return [10]
