@@ -31,11 +31,10 @@ REQUIRED = {
     "level1/sum_last_dim": "reduce", "level1/argmax": "reduce", "level1/cumsum": "cumsum",
     "level1/avg_pool2d": "pool2d", "level1/max_pool2d": "pool2d",
     "level1/sdpa_causal": "attention",
+    "level1/conv1d": "conv", "level1/conv2d": "conv", "level1/depthwise_conv2d": "conv",
 }
 # Not covered yet, each with a word its reason must contain.
 NOT_COVERED = {
-    "level1/conv1d": "convolution", "level1/conv2d": "convolution",
-    "level1/depthwise_conv2d": "convolution",
     "level1/matmul_bf16": "bf16", "level1/sdpa": "bf16 attention",
 }
 # Small knobs force the paths the small shapes would not reach: rows wider than ROW_MAX,
