@@ -36,3 +36,16 @@ def test_the_generators_that_write_from_identifiers_are_allowed(body):
 def test_code_compiled_from_a_string_is_refused_before_it_runs(body):
     done = _run(body)
     assert "DynamicCode" in done.stderr and "\n7\n" not in "\n" + done.stdout, done.stderr
+
+
+def test_a_load_inline_candidate_s_import_is_warmed_before_the_watch_on_a_gpu():
+    """torch.utils.cpp_extension (every CUDA C++ candidate's load_inline) imports setuptools,
+    which evaluates string annotations through typing: under the watch alone that import is
+    refused, so the worker makes it before the watch on a GPU (worker._warm_guard)."""
+    cold = _run("import torch.utils.cpp_extension\n")
+    assert "DynamicCode" in cold.stderr, cold.stderr[-2000:]  # what the warm-up is for
+    warm = subprocess.run([sys.executable, "-c", (
+        "from warpsmith.verify.child import worker\nworker._warm_guard('cuda')\n" + PRELUDE +
+        "import torch.utils.cpp_extension\nassert found == [], found\nprint('ok')\n")],
+        capture_output=True, text=True, timeout=120)
+    assert warm.stdout.strip() == "ok", warm.stderr[-2000:]

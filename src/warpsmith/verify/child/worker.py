@@ -82,7 +82,7 @@ def _warm_then_wait(device: str) -> str:
         torch.empty(1, device="cuda")  # the context (an allocation, no kernel)
         with GpuKernels():
             pass
-    _warm_guard()
+    _warm_guard(device)
     line = _stdin_line()
     if line is None:  # the trusted side went away before sending a job
         os._exit(0)
@@ -155,7 +155,7 @@ def run(job: dict, report: dict, fd: int) -> None:
     log = LaunchLog(job["candidate"])
     log.install()
     autotune.install()  # under the interpreter: which configs the checked calls ran (E51)
-    _warm_guard()  # torch's lazy imports (dynamo, sympy) compile strings: before the watch
+    _warm_guard(device.type)  # lazy imports that compile strings: before the watch
     report["dynamic_code"] = codewatch.install()  # before the import (E29)
     threads = _ThreadWatch()
     watched, state = integrity.snapshot(), integrity.knobs()
@@ -214,12 +214,17 @@ def _checked_calls(task, shapes: dict, models: dict, guards, context) -> None:
     report["stage_seconds"]["inputs"] = made
 
 
-def _warm_guard() -> None:
+def _warm_guard(device: str) -> None:
     """The first op under the dispatch guard imports torch._dynamo and sympy (seconds, and
     their imports compile strings): paid here, before the candidate and the code watch
-    (codewatch.py), as every verification paid it at its first checked call."""
+    (codewatch.py), as every verification paid it at its first checked call. On a GPU, so is
+    torch.utils.cpp_extension, which every load_inline candidate imports: its setuptools
+    evaluates string annotations through typing, and under the watch that import was
+    refused (`dynamic-code`: every CUDA C++ candidate rejected)."""
     with OpGuard(()):
         torch.zeros(1).add(1)
+    if device == "cuda":
+        import torch.utils.cpp_extension as _cpp_extension  # noqa: F401
 
 
 def _not_dumpable() -> None:
