@@ -30,7 +30,7 @@ from ..tasks.counting import count_cost
 from ..tasks.suite import resolve_task
 from ..types import Task, Verdict
 from . import baselines as baseline_timer
-from . import collect, gpukernels, gpulock, jail, memplan, prestart, static
+from . import collect, gpukernels, gpulock, jail, memplan, offgpu, prestart, static
 from .feedback import feedback_text
 from .gates import apply_gates
 from .outcome import interpret_outcome, stage_times
@@ -41,8 +41,10 @@ from .timing import timing_verdict
 
 # In every cache key: 4 since timed calls are watched and get fresh inputs (a verdict of 3
 # may have passed a kernel that is caught now); 5 since constant parameters get secret values
-# and CPU verdicts of device queries and unrun autotune configs are needs_gpu (E14, E50, E51)
-VERIFIER_VERSION = "5"
+# and CPU verdicts of device queries and unrun autotune configs are needs_gpu (E14, E50, E51);
+# 6 since KernelBench files get a secret twin (E13) and CUDA-only runtime errors on the CPU
+# are needs_gpu
+VERIFIER_VERSION = "6"
 # Verdicts about this machine, not the candidate: never stored, so another machine (or a
 # later run with more memory) verifies again instead of finding them in the cache.
 MACHINE_LIMITS = frozenset({"too_large"})
@@ -228,7 +230,7 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
         native = static.scan(source).language == "cuda"
         early = interpret_outcome(outcome, base, len(checked(prepared.cases)), native=native)
         if early is not None:
-            return early
+            return offgpu.cuda_required(early, outcome.report, source)
         calls = len(checked(prepared.cases))
         if len(outcome.collected) != calls:
             return replace(base, status="crashed", reasons=(
@@ -236,9 +238,9 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
                 f"{calls} checked calls",))
         results = [r for call in outcome.collected for r in call]
         names = gpukernels.kernel_names(source)
-        verdict = _off_gpu_path(_correctness_verdict(base, outcome.report, results, names),
-                                source)
-        verdict = _configs_unrun(verdict, outcome.report)
+        verdict = offgpu.off_gpu_path(
+            _correctness_verdict(base, outcome.report, results, names), source)
+        verdict = offgpu.configs_unrun(verdict, outcome.report)
         return timing_verdict(verdict, baselines, outcome.report, task, prepared,
                               triton=not native)
     finally:
@@ -336,45 +338,6 @@ def _dynamic_problems(report: dict, gpu_names: set[str] | None) -> list[tuple[st
     if report.get("aliased"):
         problems.append(("output-aliases-input", "an output shares memory with an input"))
     return problems
-
-
-def _off_gpu_path(v: Verdict, source: str) -> Verdict:
-    """On the CPU, a candidate that asks where its tensors live (static_device.py) ran only
-    its CPU path: a PyTorch fallback (`if not x.is_cuda: return torch.argmin(x)`) never
-    launches its kernel, and whatever the other path does for GPU tensors was never run (a
-    kernel that does half its work when `x.device.type == "cuda"` passed here, E50). The
-    CPU's limit, not a verdict on the kernel: a GPU judges it. A rejection for anything but
-    the fallback itself (its PyTorch compute, its kernel not running) stays a rejection."""
-    fallback = v.status == "rejected" and "no-kernel-ran" in v.rules and \
-        set(v.rules) <= CPU_FALLBACK
-    if v.device != "cpu" or not (fallback or v.status == "passed") or \
-            not static.branches_on_device(source):
-        return v
-    if v.status == "passed":
-        return replace(v, status="needs_gpu", correct=False, reasons=(
-            "forward asks which device its tensors are on (is_cuda, device.type, …): the CPU "
-            "interpreter ran only its CPU path, correct here; only a GPU can check the path "
-            "it takes for GPU tensors",))
-    return replace(v, status="needs_gpu", rules=(), reasons=(
-        "forward asks where its tensors live (is_cuda, device.type) and its kernel never ran "
-        "on the CPU interpreter's CPU tensors: only a GPU can check it", *v.reasons))
-
-
-def _configs_unrun(v: Verdict, report: dict) -> Verdict:
-    """On the CPU the autotuner takes its configs in turn, one per call (lang/triton.py): a
-    kernel with more configs than the run had calls has some the CPU never ran, and a GPU's
-    autotuner may pick one of them (E51, child/autotune.py). Only a GPU can check it."""
-    unrun = report.get("autotune_unrun")
-    if v.device != "cpu" or v.status != "passed" or not unrun or not isinstance(unrun, list):
-        return v
-    shown = "; ".join(str(u)[:200] for u in unrun[:3])
-    return replace(v, status="needs_gpu", correct=False, reasons=(
-        f"autotune configs the CPU interpreter never ran ({shown}): it runs one config a "
-        "call, and a GPU may pick any of them; fewer distinct configs (launch settings such "
-        "as num_warps do not count) are all checked here",))
-
-
-CPU_FALLBACK = {"no-kernel-ran", "forbidden-op"}  # what a PyTorch path for CPU tensors does
 
 
 def _launch_problems(calls: list) -> list[tuple[str, str]]:

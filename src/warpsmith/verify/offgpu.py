@@ -1,0 +1,80 @@
+"""What a verdict on the CPU cannot say about a GPU path: the Triton interpreter runs a
+candidate's code for CPU tensors only, so a candidate that asks where its tensors live, that
+needs CUDA to run at all, or whose autotuner has configs the CPU never ran, is `needs_gpu`
+(the machine's limit: never passed, never the candidate's failure), not judged here."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from ..types import Verdict
+from . import static
+
+# what torch and Triton say when a candidate needs CUDA on a machine without it
+CUDA_MISSING = ("Torch not compiled with CUDA enabled", "Found no NVIDIA driver",
+                "No CUDA GPUs are available", "no CUDA-capable device", "CUDA driver",
+                "0 active drivers")
+# a candidate's own line that tests or asks for the GPU (`assert x.is_cuda`, `.cuda()`)
+ASKS_CUDA = re.compile(r"is_cuda|\.cuda\(|device\.type|[\"']cuda")
+CANDIDATE_FRAME = re.compile(r'File "[^"]*candidate\.py", line (\d+)')
+
+
+def cuda_required(v: Verdict, report: dict | None, source: str) -> Verdict:
+    """On the CPU, a runtime error that says CUDA is missing, or that the candidate's own
+    line asking for the GPU raised (`assert x.is_cuda`, `x.cuda()`: 40-65 % of the Triton
+    files of the public LLM-kernel repositories tried), is the machine's limit: needs_gpu,
+    not a runtime_error stored against the kernel. A candidate gains nothing from it (never
+    passed, never rewarded)."""
+    if v.device != "cpu" or v.status != "runtime_error" or not report:
+        return v
+    error = report.get("error") if isinstance(report.get("error"), dict) else {}
+    message, trace = str(error.get("message", "")), str(error.get("traceback", ""))
+    frames = CANDIDATE_FRAME.findall(trace)
+    lines = source.splitlines()
+    line = lines[int(frames[-1]) - 1] if frames and 0 < int(frames[-1]) <= len(lines) else ""
+    if not any(m in message for m in CUDA_MISSING) and not ASKS_CUDA.search(line):
+        return v
+    return replace(v, status="needs_gpu", correct=False, reasons=(
+        "the candidate needs a CUDA GPU to run (its forward asks for one: "
+        f"{(line.strip() or message)[:160]}); the CPU interpreter cannot judge it, a GPU "
+        "will", *v.reasons))
+
+
+def off_gpu_path(v: Verdict, source: str) -> Verdict:
+    """On the CPU, a candidate that asks where its tensors live (static_device.py) ran only
+    its CPU path: a PyTorch fallback (`if not x.is_cuda: return torch.argmin(x)`) never
+    launches its kernel, and whatever the other path does for GPU tensors was never run (a
+    kernel that does half its work when `x.device.type == "cuda"` passed here, E50). The
+    CPU's limit, not a verdict on the kernel: a GPU judges it. A rejection for anything but
+    the fallback itself (its PyTorch compute, its kernel not running) stays a rejection."""
+    fallback = v.status == "rejected" and "no-kernel-ran" in v.rules and \
+        set(v.rules) <= CPU_FALLBACK
+    if v.device != "cpu" or not (fallback or v.status == "passed") or \
+            not static.branches_on_device(source):
+        return v
+    if v.status == "passed":
+        return replace(v, status="needs_gpu", correct=False, reasons=(
+            "forward asks which device its tensors are on (is_cuda, device.type, …): the CPU "
+            "interpreter ran only its CPU path, correct here; only a GPU can check the path "
+            "it takes for GPU tensors",))
+    return replace(v, status="needs_gpu", rules=(), reasons=(
+        "forward asks where its tensors live (is_cuda, device.type) and its kernel never ran "
+        "on the CPU interpreter's CPU tensors: only a GPU can check it", *v.reasons))
+
+
+def configs_unrun(v: Verdict, report: dict) -> Verdict:
+    """On the CPU the autotuner takes its configs in turn, one per call (lang/triton.py): a
+    kernel with more configs than the run had calls has some the CPU never ran, and a GPU's
+    autotuner may pick one of them (E51, child/autotune.py). Only a GPU can check it."""
+    unrun = report.get("autotune_unrun")
+    if v.device != "cpu" or v.status != "passed" or not unrun or not isinstance(unrun, list):
+        return v
+    shown = "; ".join(str(u)[:200] for u in unrun[:3])
+    return replace(v, status="needs_gpu", correct=False, reasons=(
+        f"autotune configs the CPU interpreter never ran ({shown}): it runs one config a "
+        "call, and a GPU may pick any of them; fewer distinct configs (launch settings such "
+        "as num_warps do not count) are all checked here",))
+
+
+CPU_FALLBACK = {"no-kernel-ran", "forbidden-op"}  # what a PyTorch path for CPU tensors does
