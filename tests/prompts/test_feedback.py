@@ -63,3 +63,15 @@ def test_other_logs_keep_their_tail_and_long_lines_are_clipped():
 
 def test_colour_codes_are_removed():
     assert trim_log("\x1b[31merror\x1b[0m: bad thing") == "error: bad thing"
+
+
+def test_a_timeout_on_the_cpu_interpreter_is_not_blamed_on_the_kernel_alone():
+    """The interpreter runs a correct kernel thousands of times slower than a GPU: its
+    hint names that first (it told every CPU timeout to look for an endless loop)."""
+    from warpsmith.prompts.feedback import render_feedback
+    from warpsmith.types import Verdict
+
+    cpu = render_feedback(Verdict("timeout", "level1/relu", "cand.py", "cpu"))
+    gpu = render_feedback(Verdict("timeout", "level1/relu", "cand.py", "cuda"))
+    assert cpu.startswith("Status: timeout. The candidate did not finish") and "correct" in cpu
+    assert "endless loop" in gpu.splitlines()[0]

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from ..types import CaseResult, Timing, Verdict
-from ..verify.feedback import HINTS
+from ..verify.feedback import hint
 
 MAX_LOG_LINES = 25
 MAX_LINE_CHARS = 240
@@ -26,7 +26,7 @@ COMPILER_ERROR = re.compile(r"\berror\b", re.IGNORECASE)
 
 
 def render_feedback(verdict: Verdict) -> str:
-    sections = [f"Status: {verdict.status}. {HINTS.get(verdict.status, '')}".strip()]
+    sections = [f"Status: {verdict.status}. {hint(verdict)}".strip()]
     sections += [_reasons(verdict), _cases(verdict), _log(verdict), _speed(verdict),
                  _warnings(verdict)]
     return "\n\n".join(s for s in sections if s)

@@ -18,12 +18,23 @@ HINTS = {
     "too_large": "The task's cases do not fit this machine's memory: the verifier's limit, "
                  "not a fault of the candidate.",
 }
+# The Triton interpreter runs a correct kernel thousands of times slower than a GPU: its
+# timeout says nothing certain about the kernel, and the hint must not say it does
+CPU_TIMEOUT = ("The candidate did not finish before the deadline on the CPU interpreter, "
+               "which is slow and may be loaded: a correct kernel on a large shape can time "
+               "out here, as can an endless loop or a grid far too large.")
+
+
+def hint(v: Verdict) -> str:
+    if v.status == "timeout" and v.device == "cpu":
+        return CPU_TIMEOUT
+    return HINTS.get(v.status, "")
 
 
 def feedback_text(v: Verdict) -> str:
     """The verdict's `feedback`: the text the refine loop gives a model
     (prompts/feedback.render_feedback), so the reward service, the executors and MCP hand out
     what a model in warpsmith's own search reads, not a poorer copy."""
-    from ..prompts.feedback import render_feedback  # it imports HINTS from here
+    from ..prompts.feedback import render_feedback  # it imports hint from here
 
     return render_feedback(v)
