@@ -233,10 +233,9 @@ def vary_constants(model: torch.nn.Module) -> list[str]:
         for name, t in _constants(model):
             c = t.reshape(-1)[0].item()
             noise = torch.rand(t.shape, generator=rng, dtype=torch.float64)
-            if c == 0:  # a bias or a running mean: small values of both signs
-                value = (noise - 0.5) * 0.4
-            else:  # a scale or a running variance: the same sign, 0.5 to 1.5 times it
-                value = c * (0.5 + noise)
+            # a bias or a running mean (0): small values of both signs; a scale or a running
+            # variance: the same sign, 0.5 to 1.5 times it
+            value = (noise - 0.5) * 0.4 if c == 0 else c * (0.5 + noise)
             t.copy_(value.to(t.dtype))
             varied.append(name)
     return varied

@@ -4,9 +4,10 @@ Under the interpreter the autotuner takes its configs in turn, one per call (lan
 so a kernel with more distinct configs than the run has calls has configs the CPU never ran,
 and a GPU's autotuner may pick one of them: a config that leaves half the output unwritten
 is often the fastest. Every call of every autotuned kernel is recorded here, by the config it
-ran, and each call is steered to a config not yet run; the trusted side makes a CPU verdict with a config never run `needs_gpu`, never
-`passed`. Configs that differ only in launch settings the interpreter ignores (num_warps,
-num_stages, …) are one config here: only their meta-parameters and pre-hook change values.
+ran, and each call is steered to a config not yet run; the trusted side makes a CPU verdict
+with a config never run `needs_gpu`, never `passed`. Configs that differ only in launch
+settings the interpreter ignores (num_warps, num_stages, …) are one config here: only their
+meta-parameters and pre-hook change values.
 """
 
 from __future__ import annotations
