@@ -22,8 +22,9 @@ CANDIDATE_FRAME = re.compile(r'File "[^"]*candidate\.py", line (\d+)')
 
 def cuda_required(v: Verdict, report: dict | None, source: str) -> Verdict:
     """On the CPU, a runtime error that says CUDA is missing, or that the candidate's own
-    line asking for the GPU raised (`assert x.is_cuda`, `x.cuda()`: 40-65 % of the Triton
-    files of the public LLM-kernel repositories tried), is the machine's limit: needs_gpu,
+    line asking for the GPU raised (`assert x.is_cuda`, `if not x.is_cuda: raise`,
+    `x.cuda()`: 40-65 % of the Triton files of the public LLM-kernel repositories tried),
+    is the machine's limit: needs_gpu,
     not a runtime_error stored against the kernel. A candidate gains nothing from it (never
     passed, never rewarded)."""
     if v.device != "cpu" or v.status != "runtime_error" or not report:
@@ -32,7 +33,9 @@ def cuda_required(v: Verdict, report: dict | None, source: str) -> Verdict:
     message, trace = str(error.get("message", "")), str(error.get("traceback", ""))
     frames = CANDIDATE_FRAME.findall(trace)
     lines = source.splitlines()
-    line = lines[int(frames[-1]) - 1] if frames and 0 < int(frames[-1]) <= len(lines) else ""
+    at = int(frames[-1]) if frames and 0 < int(frames[-1]) <= len(lines) else 0
+    # the raising line and the two before it: `if not x.is_cuda:` then `raise ...`
+    line = " ".join(x.strip() for x in lines[max(0, at - 3):at]) if at else ""
     if not any(m in message for m in CUDA_MISSING) and not ASKS_CUDA.search(line):
         return v
     return replace(v, status="needs_gpu", correct=False, reasons=(
