@@ -184,7 +184,9 @@ def _tail(graph: Graph, cut: str, temp: str, ctx, depth: int) -> tuple:
             name = f"{temp}_v{len(views)}"
             vals[v.id] = Val(v.id, v.shape, v.dtype, "leaf", -1, source=("temp", name))
             leaves[v.id] = (name, name)
-            views.append(f"{name} = {temp}.view({', '.join(s.format(h=temp) for s in v.span)})")
+            trim = v.expr.format(h=temp)  # a prefix of the stored tensor (pool windows)
+            views.append(f"{name} = {temp}{trim}.view("
+                         f"{', '.join(s.format(h=temp) for s in v.span)})")
     return _place_tail(graph, vals, replace(ctx, leaves=leaves), depth), tuple(views)
 
 

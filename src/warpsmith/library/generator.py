@@ -100,7 +100,8 @@ def _views(graph, leaves: dict) -> tuple[str, ...]:
         if val.kind == "leaf" and val.source[0] == "reshape":
             host = leaves[val.source[1]][1]
             sizes = ", ".join(s.format(h=host) for s in val.source[2])
-            lines.append(f"{leaves[val.id][1]} = {host}.reshape({sizes})")
+            prefix = val.source[3].format(h=host) if len(val.source) > 3 else ""
+            lines.append(f"{leaves[val.id][1]} = {host}{prefix}.reshape({sizes})")
     return tuple(lines)
 
 

