@@ -240,9 +240,13 @@ def _sizes(task: Task) -> dict:
     module = import_task_module(task.path)
     base = task.shapes[0].values
     found = {k: base.get(k, v) for k, v in vars(module).items() if not k.startswith("_")}
-    return {k: v for k, v in found.items()
-            if _big(v) or (type(v) in (tuple, list) and v and all(type(e) is int for e in v) and
-                           any(_big(e) for e in v))}
+    return {k: v for k, v in found.items() if holds_size(v, _big)}
+
+
+def holds_size(value, is_size) -> bool:
+    """A size by `is_size`, or a non-empty tuple or list of integers holding one."""
+    return is_size(value) or (type(value) in (tuple, list) and bool(value) and
+                              all(type(e) is int for e in value) and any(map(is_size, value)))
 
 
 def _big(value) -> bool:

@@ -27,6 +27,7 @@ from torch.utils._pytree import tree_leaves
 
 from ..config import VerifyProfile
 from ..errors import TaskError
+from ..tasks.admission import holds_size
 from ..tasks.loader import build, import_task_module, make_inputs, tf32_policy
 from ..types import Shape, Task
 from .correctness import compare
@@ -161,13 +162,7 @@ def sizes_of(task: Task, shape: Shape) -> Shape:
         return shape
     module = import_task_module(task.path)
     return Shape(shape.name, {k: v for k, v in vars(module).items()
-                              if not k.startswith("_") and _holds_size(v)})
-
-
-def _holds_size(value) -> bool:
-    return _is_size(value) or (type(value) in (tuple, list) and bool(value) and
-                               all(type(e) is int for e in value) and
-                               any(_is_size(e) for e in value))
+                              if not k.startswith("_") and holds_size(v, _is_size)})
 
 
 def perturbed(shape: Shape) -> Shape | None:
