@@ -23,12 +23,17 @@ def children(pid: int) -> list[int]:
     return found
 
 
-def wait_for_child(pid: int, timeout_s: float = 300) -> None:
-    """Until `pid` has started a process: a worker that does is mid-verification (the
-    candidate runs in a process of its own)."""
+def wait_for_child(pid: int, timeout_s: float = 300, settle_s: float = 0.5) -> int:
+    """Until `pid` has a child that lives on for `settle_s`, and return it: a worker that has
+    one is mid-verification (the candidate runs in a process of its own). A fresh worker's
+    first child is the sandbox probe (`bwrap ... true`), gone in milliseconds: not that one."""
     deadline = time.monotonic() + timeout_s
-    while not children(pid):
-        assert time.monotonic() < deadline, f"process {pid} started nothing"
+    while True:
+        for child in children(pid):
+            time.sleep(settle_s)
+            if child in children(pid):
+                return child
+        assert time.monotonic() < deadline, f"process {pid} started nothing that lasted"
         time.sleep(0.05)
 
 

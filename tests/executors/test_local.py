@@ -77,8 +77,7 @@ def test_a_worker_killed_mid_job_is_replaced_and_the_job_runs_again(relu):
     try:
         (first,) = executor.pids()
         job = in_thread(lambda: executor.verify(relu, GOOD / "relu_triton.py", device="cpu"))
-        wait_for_child(first)
-        orphan = children(first)[0]
+        orphan = wait_for_child(first)
         os.kill(first, signal.SIGKILL)
         job["thread"].join(300)
         verdict = job["value"]
