@@ -111,3 +111,11 @@ def test_a_16_bit_task_whose_model_holds_float32_parameters_passes(tmp_path):
     (suite / "linear_fp16.py").write_text(builtin.read_text())
     items = _items(suite, tmp_path / "db.sqlite")
     assert items["linear_fp16"].status == "passed", items["linear_fp16"].verdict
+
+
+def test_a_reference_that_is_not_deterministic_is_the_tasks_error(tmp_path):
+    """Dropout in training mode: the task cannot be verified as written, which the self-check
+    says as the task's error (what to change: MODE), not as the verifier's."""
+    [item] = _items(Path(__file__).parent / "fixtures" / "dropout", tmp_path / "db.sqlite").values()
+    assert item.status == "task_error", item
+    assert "not deterministic" in item.note

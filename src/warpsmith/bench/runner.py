@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import config
-from ..errors import UsageError
+from ..errors import TaskError, UsageError
 from ..executors import Executor, opened, spec_of
 from ..search.budget import Budget
 from ..tasks.suite import load_suite
@@ -226,8 +226,9 @@ class _Run:
             except Exception as e:  # one task's verification, never the whole bench
                 log.warning("verifying %s #%d raised %s", task.name, sample, e)
                 first = str(e).splitlines()[0][:300] if str(e) else ""
-                produced = dataclasses.replace(
-                    produced, status="verifier_error",
+                produced = dataclasses.replace(  # a task that cannot be verified as written
+                    produced, status="task_error" if isinstance(e, TaskError)
+                    else "verifier_error",
                     note=f"the verifier raised {type(e).__name__}: {first}")
         return _item(task, sample, produced, verdict, time.monotonic() - start)
 

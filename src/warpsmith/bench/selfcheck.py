@@ -28,6 +28,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..config import profile as get_profile
+from ..errors import TaskError
 from ..tasks.admission import TooLarge, admission_warnings, cpu_sized
 from ..tasks.counting import count_cost
 from ..types import Task
@@ -70,8 +71,9 @@ def _verifier_status(error: Exception) -> str:
     gc.collect()  # the failed verification's tensors, before the next task allocates
     if torch.cuda.is_available():
         torch.cuda.empty_cache()
-    return "too_large" if isinstance(error, torch.OutOfMemoryError | MemoryError) \
-        else "verifier_error"
+    if isinstance(error, torch.OutOfMemoryError | MemoryError):
+        return "too_large"
+    return "task_error" if isinstance(error, TaskError) else "verifier_error"
 
 
 def write_reference_candidate(task: Task, workdir: Path) -> Path:
