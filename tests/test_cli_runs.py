@@ -86,6 +86,11 @@ def test_an_attempt_has_one_number_in_progress_summary_file_and_runs_show(server
     record = json.loads(_ws("runs", "show", run_id, "--json", env=env).stdout)
     assert [a["number"] for a in record["attempts"]] == [1, 2]
     assert record["attempts"][0]["id"] != 1  # the earlier run's attempt came first
+    # best_attempt is the number, as optimize --json gives it (it was the store's id)
+    assert record["best_attempt"] == 2
+    assert record["best_attempt_id"] == record["attempts"][1]["id"]
+    listed = json.loads(_ws("runs", "list", "--json", env=env).stdout)["runs"]
+    assert next(r for r in listed if r["id"] == run_id)["best_attempt"] == 2
     rows = [line for line in _ws("runs", "show", run_id, env=env).stdout.splitlines()
             if "#1" in line or "#2" in line]
     assert len(rows) == 2 and "#1" in rows[1].split("│")[2], rows  # #2's parent is #1
@@ -108,3 +113,20 @@ def test_a_run_of_a_task_file_resumes_from_another_folder(tmp_path):
     again = run("optimize", "--resume", run_id, "--json", cwd=elsewhere)
     assert again.returncode == 0, again.stderr[-2000:]
     assert (elsewhere / "my_relu_best.py").is_file()  # named by the title, not relu@digest
+
+
+def test_a_resumed_run_says_which_calls_its_lanes_line_counts(server, tmp_path):
+    """A resumed run printed the run's calls (2) on one line and this session's (1) on the
+    next, both as the run's: the lanes line now says it counts since --resume."""
+    env = dict(os.environ, WARPSMITH_HOME=str(tmp_path / "home"),
+               WARPSMITH_DB=str(tmp_path / "store.sqlite"), COLUMNS="200")
+    server.script(_answer(BROKEN), _answer(BROKEN + "\n# again\n"))
+    first = _ws("optimize", "level1/relu", "--model", f"openai-compatible:{server.url}/v1#c",
+                "--samples", "1", "--depth", "4", "--device", "cpu", "--budget", "calls=1",
+                "--json", env=env)
+    run_id = json.loads(first.stdout)["run_id"]
+    again = _ws("optimize", "--resume", run_id, "--budget", "calls=2", env=env)
+    assert "2 attempts; 2 LLM calls" in again.stderr, again.stderr
+    lanes = next(line for line in again.stderr.splitlines() if "slots busy" in line)
+    assert lanes.startswith("since --resume (replayed attempts not counted): "), lanes
+    assert "of this session" in lanes and "1 model call," in lanes, lanes

@@ -105,7 +105,7 @@ def optimize_command(ctx, task, model, strategy, budget, samples, depth, languag
         again = common.with_db(f"warpsmith optimize --resume {progress.run_id}", db)
         err.print(f"interrupted; continue with: {again}", highlight=False)
         return 1
-    _report(result, as_json, db)
+    _report(result, as_json, db, resumed=bool(resume_id))
     return 0 if result.best else 1
 
 
@@ -190,7 +190,7 @@ def _speed(v) -> str:
     return f"{v.speedup_vs_eager:.2f}x vs eager" if v.speedup_vs_eager else "not timed"
 
 
-def _report(result, as_json: bool, db: str | None) -> None:
+def _report(result, as_json: bool, db: str | None, resumed: bool = False) -> None:
     best = result.best
     if as_json:
         output.echo(json.dumps(result.to_dict()))
@@ -202,7 +202,7 @@ def _report(result, as_json: bool, db: str | None) -> None:
         err.print(result.note, highlight=False)
     from ..search.scheduler import describe as describe_lanes
 
-    if result.lanes and (lanes := describe_lanes(result.lanes)):
+    if result.lanes and (lanes := describe_lanes(result.lanes, resumed)):
         err.print(lanes, highlight=False)
     if result.best_path:
         output.echo(f"best verified candidate: {result.best_path} (attempt #{best.number}, "

@@ -30,14 +30,14 @@ def runs_group() -> None:
 def list_command(db, as_json) -> int:
     """The most recent runs, newest first."""
     store = RunStore(db or db_path())
-    rows = [(r, _totals(store.attempts(r.id))) for r in store.runs()]
+    runs = [(r, store.attempts(r.id)) for r in store.runs()]
     store.close()
     if as_json:
-        output.echo(json.dumps({"runs": [dataclasses.asdict(r) | t for r, t in rows]}))
+        output.echo(json.dumps({"runs": [_run_dict(r, _totals(a), a) for r, a in runs]}))
         return 0
     table = Table("run", "task", "model", "strategy", "status", "attempts", "passed", "cost")
     table.columns[0].no_wrap = True  # ids are copied into --resume and `runs show`
-    for r, t in rows:
+    for r, t in ((r, _totals(a)) for r, a in runs):
         table.add_row(r.id, r.task, r.model, r.strategy, r.status, str(t["attempts"]),
                       str(t["passed"]), _cost(t, r.model))
     output.console().print(table)
@@ -57,7 +57,7 @@ def show_command(run_id, db, as_json) -> int:
     if record is None:
         raise UsageError(f"no run {run_id!r} (see `warpsmith runs list`)")
     if as_json:
-        output.echo(json.dumps(dataclasses.asdict(record) | _totals(attempts) | {
+        output.echo(json.dumps(_run_dict(record, _totals(attempts), attempts) | {
             "attempts": [_attempt_dict(a) for a in attempts]}))
         return 0
     t, out = _totals(attempts), output.console()
@@ -109,6 +109,15 @@ def _totals(attempts: list[Attempt]) -> dict:
             "llm_calls": len(paid), "tokens": sum(_tokens(a) for a in paid),
             "cost_usd": sum(a.cost_usd or 0.0 for a in paid),
             "unpriced_calls": sum(a.cost_usd is None for a in paid)}
+
+
+def _run_dict(record, totals: dict, attempts: list[Attempt]) -> dict:
+    """A run as JSON: `best_attempt` is the attempt's number in its run, as `optimize --json`,
+    the progress lines and the table give it (the store keeps the id, which counts across
+    every run in the file: `best_attempt_id`, like an attempt's `id` and `parent_id`)."""
+    number = {a.id: a.number for a in attempts}
+    return dataclasses.asdict(record) | {"best_attempt": number.get(record.best_attempt),
+                                         "best_attempt_id": record.best_attempt} | totals
 
 
 def _attempt_dict(a: Attempt) -> dict:

@@ -84,11 +84,16 @@ class Scheduler:
                 "gpu": self.gpu.stats(wall)}
 
 
-def describe(summary: dict) -> str:
-    """One line for a person: how busy the GPU slots were and what waited."""
+def describe(summary: dict, resumed: bool = False) -> str:
+    """One line for a person: how busy the GPU slots were and what waited. A resumed run's
+    lanes count this session only (replayed attempts used no slot), so the line says so
+    rather than give call counts that disagree with the run's totals beside it."""
     gpu, llm = summary["gpu"], summary["llm"]
     if not gpu["uses"] and not llm["uses"]:
         return ""
+    if resumed:
+        return "since --resume (replayed attempts not counted): " + describe(summary).replace(
+            " of the run ", " of this session ", 1)
     calls = (f"{_count(llm['uses'], 'model call')}, at most {llm['peak']} at once, "
              f"{llm['wait_s']:.0f} s waiting for a slot") if llm["uses"] else "no model calls"
     return (f"verification slots busy {gpu['busy_fraction']:.0%} of the run "
