@@ -23,63 +23,101 @@ class Operand:
     host: str  # the forward's expression for the tensor as the kernel reads it ("w.t()")
 
 
-@dataclass(frozen=True)
-class GemmKernel:
-    family = "gemm"  # the family that renders it (a class attribute, no field)
-    name: str
-    batched: bool  # bmm: a (B, M, N) output, the batch on the grid's second axis
-    a: Operand  # (…, M, K)
-    b: Operand  # (…, K, N)
+@dataclass(frozen=True, kw_only=True)
+class Stored:
+    """How a stored-value family's kernel ends (GEMM, convolution, pool): the pointwise chain
+    on its tile and the tensor it stores; the fields each family's kernel shares."""
     loads: tuple[Load, ...]  # the epilogue's operands, each indexed by some output dims
     lines: tuple[Line, ...]  # the epilogue over `acc`
     result: str  # the name stored
     out: str  # the forward's name for the tensor written
     out_dtype: str
-    dtype: str  # the operands' dtype
-    precision: str  # fp32 dot precision: "ieee" or "tf32"
     views: tuple[str, ...] = ()  # forward lines after the launch: views of the stored tensor
 
 
-class Gemm:
-    name = "gemm"
-    knobs = {"GEMM_BLOCK_M": 128, "GEMM_BLOCK_N": 128, "GEMM_BLOCK_K": 32, "GEMM_GROUP_M": 8,
-             "GEMM_WARPS": 8, "GEMM_STAGES": 3}
+@dataclass(frozen=True)
+class GemmKernel(Stored):
+    family = "gemm"  # the family that renders it (a class attribute, no field)
+    name: str
+    batched: bool  # bmm: a (B, M, N) output, the batch on the grid's second axis
+    a: Operand  # (…, M, K)
+    b: Operand  # (…, K, N)
+    dtype: str  # the operands' dtype
+    precision: str  # fp32 dot precision: "ieee" or "tf32"
+
+
+class StoredFamily:
+    """The skeleton of the families that store a value for the others to read (GEMM,
+    convolution, pool): the first such value in dataflow order is its family's (LeNet's conv,
+    pool, conv), its kernel computes the chain after it up to `_cut`, and the rest of the graph
+    is placed again with the stored tensor as an input. A family says what differs: its value
+    kind, its names, and `head` (the kernel's own fields, checked before the chain)."""
+    kind: str  # the graph value placed: "gemm", "conv", "pool"
+    temp: str  # the stored temporary's prefix when more kernels follow
+    kernel_name: str
+    kernel: type
 
     def match(self, graph: Graph, ctx) -> tuple | Decline | None:
         return self.place_at(graph, ctx, 0)
 
     def place_at(self, graph: Graph, ctx, depth: int) -> tuple | Decline | None:
-        from .window import first_stored  # window.py builds on this module
-
-        gemms = [v for v in graph.vals.values() if v.kind == "gemm"]
-        if not gemms or first_stored(graph) == "pool":
-            return None  # a pool first: the window family stores it for the gemm to read
+        if first_stored(graph) != self.kind:
+            return None  # another family stores its value first; this one reads it later
+        val = next(v for v in graph.vals.values() if v.kind == self.kind)
         try:
-            return place(graph, gemms[0], ctx, depth)
+            return self.place(graph, val, ctx, depth)
         except Refused as e:
-            return Decline(gemms[0].node, graph.ops[gemms[0].node], str(e))
+            return Decline(val.node, graph.ops[val.node], str(e))
+
+    def head(self, graph: Graph, val: Val, ctx) -> tuple:
+        raise NotImplementedError
+
+    def place(self, graph: Graph, val: Val, ctx, depth: int) -> tuple | Decline:
+        """The kernel for `val`, then the kernels of whatever follows its stored value."""
+        head = self.head(graph, val, ctx)
+        cut = _cut(graph, val)
+        last = cut == graph.output
+        temp = "out" if last else f"{self.temp}{depth}"
+        loads, lines, result = epilogue(graph, val, cut, ctx.leaves)
+        name = f"{self.kernel_name}_{depth}" if depth else self.kernel_name
+        kernel = self.kernel(name, *head, loads=loads, lines=lines, result=result, out=temp,
+                             out_dtype=graph.vals[cut].dtype)
+        if last:
+            return (kernel,)
+        rest, views = _tail(graph, cut, temp, ctx, depth)
+        return rest if isinstance(rest, Decline) else (replace(kernel, views=views), *rest)
+
+
+def first_stored(graph: Graph) -> str | None:
+    """The kind of the first convolution, product or pool in dataflow order: the family that
+    places it goes first."""
+    return next((v.kind for v in graph.vals.values() if v.kind in ("conv", "gemm", "pool")),
+                None)
+
+
+def dot_dtype(val: Val, noun: str) -> str:
+    """The dtype a tl.dot family computes `val` in: fp32 or fp16 (bf16 is declined)."""
+    if val.dtype not in ("float32", "float16"):
+        raise Refused(f"a {val.dtype} {noun}: the Triton CPU interpreter computes bf16 tl.dot "
+                      "wrongly, so the kernel could not be verified without a GPU")
+    return val.dtype
+
+
+class Gemm(StoredFamily):
+    name = kind = "gemm"
+    temp, kernel_name, kernel = "mm", "gemm_kernel", GemmKernel
+    knobs = {"GEMM_BLOCK_M": 128, "GEMM_BLOCK_N": 128, "GEMM_BLOCK_K": 32, "GEMM_GROUP_M": 8,
+             "GEMM_WARPS": 8, "GEMM_STAGES": 3}
+
+    def head(self, graph: Graph, g: Val, ctx) -> tuple:
+        dtype = dot_dtype(g, "product")
+        a, b = (_operand(graph, vid, ctx.leaves, dtype) for vid in g.operands)
+        return len(g.shape) == 3, a, b, dtype, g.combine
 
     def render(self, kernel: GemmKernel, tune: dict[str, int]):
         from .gemm_text import render
 
         return render(kernel)
-
-
-def place(graph: Graph, g: Val, ctx, depth: int) -> tuple | Decline:
-    """The GEMM kernel for `g`, then the kernels of whatever follows its stored value."""
-    if g.dtype not in ("float32", "float16"):
-        raise Refused(f"a {g.dtype} product: the Triton CPU interpreter computes bf16 tl.dot "
-                      "wrongly, so the kernel could not be verified without a GPU")
-    a, b = (_operand(graph, vid, ctx.leaves, g.dtype) for vid in g.operands)
-    cut = _cut(graph, g)
-    last = cut == graph.output
-    temp = "out" if last else f"mm{depth}"
-    kernel = _kernel(graph, g, cut, ctx.leaves, a, b, temp, f"gemm_kernel_{depth}"
-                     if depth else "gemm_kernel")
-    if last:
-        return (kernel,)
-    rest, views = _tail(graph, cut, temp, ctx, depth)
-    return rest if isinstance(rest, Decline) else (replace(kernel, views=views), *rest)
 
 
 def _operand(graph: Graph, vid: str, leaves: dict, dtype: str) -> Operand:
@@ -136,13 +174,6 @@ def _upstream(graph: Graph, vid: str, stop: set[str]) -> set[str]:
         if v not in stop:
             stack.extend(o for o in graph.vals[v].operands if isinstance(o, str))
     return seen
-
-
-def _kernel(graph: Graph, g: Val, cut: str, leaves: dict, a: Operand, b: Operand, out: str,
-            name: str) -> GemmKernel:
-    loads, lines, result = epilogue(graph, g, cut, leaves)
-    return GemmKernel(name, len(g.shape) == 3, a, b, loads, lines, result, out,
-                      graph.vals[cut].dtype, g.dtype, g.combine)
 
 
 def epilogue(graph: Graph, g: Val, cut: str, leaves: dict) -> tuple:

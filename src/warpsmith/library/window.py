@@ -14,75 +14,41 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from .gemm import _cut, _tail, epilogue
-from .graph import Decline, Graph, Val
+from .gemm import Stored, StoredFamily
+from .graph import Graph, Val
 from .graph_window import Window
-from .layout import Line, Load, Refused, format_line, runtime_scalars
+from .layout import Load, Refused, format_line, runtime_scalars
 from .pointwise import _arg, _host_arg
 
 
 @dataclass(frozen=True)
-class WindowKernel:
+class WindowKernel(Stored):
     family = "window"  # the family that renders it (a class attribute, no field)
     name: str
     x: str  # the forward's expression for the pooled tensor
     window: Window
-    loads: tuple[Load, ...]
-    lines: tuple[Line, ...]
-    result: str
-    out: str
-    out_dtype: str
-    views: tuple[str, ...] = ()
 
 
-class WindowFamily:
-    name = "window"
+class WindowFamily(StoredFamily):
+    name, kind = "window", "pool"
+    temp, kernel_name, kernel = "pl", "pool_kernel", WindowKernel
     knobs = {"POOL_BLOCK": 512, "POOL_WARPS": 4}
 
-    def match(self, graph: Graph, ctx) -> tuple | Decline | None:
-        return self.place_at(graph, ctx, 0)
-
-    def place_at(self, graph: Graph, ctx, depth: int) -> tuple | Decline | None:
-        pools = [v for v in graph.vals.values() if v.kind == "pool"]
-        if first_stored(graph) != "pool":
-            return None  # a product or convolution first: its family cuts before the pool
-        try:
-            return place(graph, pools[0], ctx, depth)
-        except Refused as e:
-            return Decline(pools[0].node, graph.ops[pools[0].node], str(e))
+    def head(self, graph: Graph, p: Val, ctx) -> tuple:
+        src = graph.vals[p.operands[0]]
+        if src.kind != "leaf":
+            raise Refused("a pool of a value computed in the same kernel (pooling is placed "
+                          "over a stored tensor: an input, or a convolution's or product's "
+                          "output)")
+        return ctx.leaves[src.id][1], p.span[0]
 
     def render(self, kernel: WindowKernel, tune: dict[str, int]):
         from .families import Piece
 
         scalars = runtime_scalars(kernel.lines)
         return Piece(_text(kernel, scalars), _launch(kernel, scalars))
-
-
-def first_stored(graph: Graph) -> str | None:
-    """The kind of the first convolution, product or pool in dataflow order: the family that
-    places it goes first (LeNet's conv, pool, conv)."""
-    return next((v.kind for v in graph.vals.values() if v.kind in ("conv", "gemm", "pool")),
-                None)
-
-
-def place(graph: Graph, p: Val, ctx, depth: int) -> tuple | Decline:
-    src = graph.vals[p.operands[0]]
-    if src.kind != "leaf":
-        raise Refused("a pool of a value computed in the same kernel (pooling is placed over "
-                      "a stored tensor: an input, or a convolution's or product's output)")
-    cut = _cut(graph, p)
-    last = cut == graph.output
-    temp = "out" if last else f"pl{depth}"
-    loads, lines, result = epilogue(graph, p, cut, ctx.leaves)
-    kernel = WindowKernel(f"pool_kernel_{depth}" if depth else "pool_kernel",
-                          ctx.leaves[src.id][1], p.span[0], loads, lines, result, temp,
-                          graph.vals[cut].dtype)
-    if last:
-        return (kernel,)
-    rest, views = _tail(graph, cut, temp, ctx, depth)
-    return rest if isinstance(rest, Decline) else (replace(kernel, views=views), *rest)
 
 
 def _text(k: WindowKernel, scalars) -> str:
