@@ -49,3 +49,36 @@ def test_a_load_inline_candidate_s_import_is_warmed_before_the_watch_on_a_gpu():
         "import torch.utils.cpp_extension\nassert found == [], found\nprint('ok')\n")],
         capture_output=True, text=True, timeout=120)
     assert warm.stdout.strip() == "ok", warm.stderr[-2000:]
+
+
+LIAR = "class Name(str):\n    def isidentifier(self):\n        return True\n"
+
+
+@pytest.mark.parametrize("body", [
+    # a str subclass whose isidentifier lies: make_dataclass's only check of a name (E52)
+    LIAR + "import dataclasses\n"
+    "dataclasses.make_dataclass('P', [(Name('box,print(7)'), int)], init=False, repr=False)\n",
+    # an exact str that is no identifier, written into a class body's annotations (E52)
+    "import dataclasses\n@dataclasses.dataclass(init=False, repr=False)\nclass P:\n"
+    "    a: int\n    __annotations__['a,print(7)'] = int\n",
+])
+def test_a_generator_fed_a_name_that_is_no_identifier_is_refused(body):
+    done = _run(body)
+    assert "DynamicCode" in done.stderr and "not a plain identifier" in done.stderr, \
+        done.stderr[-2000:]
+
+
+def test_honest_dataclasses_with_str_enum_values_are_allowed():
+    done = _run("import dataclasses, enum\nclass M(str, enum.Enum):\n    A = 'a'\n"
+                "@dataclasses.dataclass(frozen=True, order=True)\nclass D:\n    m: M = M.A\n"
+                "    n: list = dataclasses.field(default_factory=list)\n"
+                "D() == D()\nassert found == [], found\nprint('ok')\n")
+    assert done.stdout.strip() == "ok", done.stderr[-2000:]
+
+
+def test_the_working_folder_leaves_the_import_path(tmp_path):
+    """A module the candidate wrote into its working folder is not importable (E53)."""
+    (tmp_path / "planted_module.py").write_text("print('ran')\n")
+    done = subprocess.run([sys.executable, "-c", PRELUDE + "import planted_module\n"],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert "ModuleNotFoundError" in done.stderr and "ran" not in done.stdout, done.stderr

@@ -20,15 +20,23 @@ ASKS_CUDA = re.compile(r"is_cuda|\.cuda\(|device\.type|[\"']cuda")
 CANDIDATE_FRAME = re.compile(r'File "[^"]*candidate\.py", line (\d+)')
 
 
-def cuda_required(v: Verdict, report: dict | None, source: str) -> Verdict:
+def cuda_required(v: Verdict, report: dict | None, source: str, calls_done: int = 0) -> Verdict:
     """On the CPU, a runtime error that says CUDA is missing, or that the candidate's own
     line asking for the GPU raised (`assert x.is_cuda`, `if not x.is_cuda: raise`,
     `x.cuda()`: 40-65 % of the Triton files of the public LLM-kernel repositories tried),
     is the machine's limit: needs_gpu,
     not a runtime_error stored against the kernel. A candidate gains nothing from it (never
-    passed, never rewarded)."""
+    passed, never rewarded). Only where nothing of it had run on the CPU yet (no call done, no
+    model built): a kernel that needs CUDA fails its first model or call, while one that ran
+    here and asks for CUDA only later (on the secret twin, whose calls come last, or whose
+    sizes its constructor sees) chose where to fail, and needs_gpu instead of incorrect kept
+    a kernel hard-coded to the declared sizes from any penalty (E54)."""
     if v.device != "cpu" or v.status != "runtime_error" or not report:
         return v
+    built = report.get("built") if type(report.get("built")) is int else 0
+    if calls_done > 0 or report.get("stage") == "init" and built > 0:
+        return replace(v, reasons=(*v.reasons, f"not needs_gpu: it ran on the CPU before it "
+                                   f"asked for CUDA ({calls_done} calls, {built} models)"))
     error = report.get("error") if isinstance(report.get("error"), dict) else {}
     message, trace = str(error.get("message", "")), str(error.get("traceback", ""))
     frames = CANDIDATE_FRAME.findall(trace)

@@ -43,8 +43,10 @@ from .timing import timing_verdict
 # may have passed a kernel that is caught now); 5 since constant parameters get secret values
 # and CPU verdicts of device queries and unrun autotune configs are needs_gpu (E14, E50, E51);
 # 6 since KernelBench files get a secret twin (E13) and CUDA-only runtime errors on the CPU
-# are needs_gpu
-VERIFIER_VERSION = "6"
+# are needs_gpu; 7 since a generator's compile with a lying name is refused, file writers and
+# str subclasses with methods are rejected, and needs_gpu from a runtime error needs that
+# nothing ran on the CPU before it (E52-E54)
+VERIFIER_VERSION = "7"
 # Verdicts about this machine, not the candidate: never stored, so another machine (or a
 # later run with more memory) verifies again instead of finding them in the cache.
 MACHINE_LIMITS = frozenset({"too_large"})
@@ -230,7 +232,7 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
         native = static.scan(source).language == "cuda"
         early = interpret_outcome(outcome, base, len(checked(prepared.cases)), native=native)
         if early is not None:
-            return offgpu.cuda_required(early, outcome.report, source)
+            return offgpu.cuda_required(early, outcome.report, source, len(outcome.collected))
         calls = len(checked(prepared.cases))
         if len(outcome.collected) != calls:
             return replace(base, status="crashed", reasons=(

@@ -8,6 +8,7 @@ module that defines them, whatever path or alias reached them. Registered into s
 from __future__ import annotations
 
 import ast
+import builtins
 import functools
 import types
 from collections.abc import Iterator
@@ -39,6 +40,12 @@ CODEGEN_MODULES = ("torch.fx", "torch.ao")
 STRING_EVAL = {"functools.singledispatch", "functools.singledispatchmethod",
                "triton.language.str_to_ty"}
 FILE_IO = {"torch.serialization.save", "torch.serialization.load"}
+# Modules whose objects write files where the candidate says: Triton's cache manager joins an
+# absolute key onto its folder (FileCacheManager("/proc/self/cwd").put(src, "cupy.py") wrote
+# a module into the working folder, and `import cupy` ran it unscanned, E53); the others
+# create or rewrite files by path.
+FILE_IO_MODULES = ("triton.runtime.cache", "torch.utils.file_baton", "torch.utils.hipify",
+                   "torch.onnx", "torch.utils.tensorboard")
 # Process-wide state that eager PyTorch and torch.compile read when they are timed beside the
 # candidate: a candidate that turns off flash attention, cuDNN or TF32, turns the NaN fill
 # back on or grad mode on for them, slows the baselines and inflates its own speedup.
@@ -158,8 +165,96 @@ def _guard_probe(tree):
 def _file_io(tree):
     banned = _objects(frozenset(FILE_IO))
     for line, path, obj in _resolved(tree):
-        if any(obj is b for b in banned):
+        if any(obj is b for b in banned) or _under(_defined_in(obj), FILE_IO_MODULES):
             yield line, f"uses {path}: files are not a candidate's business"
+
+
+# A str (or bytes) subclass can lie to the library code that checks a name before pasting it
+# into source: make_dataclass asks the field name's own isidentifier(), so an override that
+# says True put any Python into the source dataclasses execs (E52). A subclass with nothing
+# but constants (an enum's members) cannot lie: only one with methods or computed values is
+# refused.
+STRING_TYPES = (str, bytes, bytearray)
+
+
+@rule("str-subclass", REJECT)
+def _str_subclass(tree):
+    names, local = static_rules.bindings(tree), set()
+    classes = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
+    for _ in range(3):  # a subclass of a local str subclass is one too
+        for node in classes:
+            if any(_is_string_type(b, names, local) for b in node.bases):
+                local.add(node.name)
+    for node in classes:
+        if node.name in local and not _constants_only(node):
+            yield node.lineno, f"{node.name} subclasses str or bytes and defines methods, " \
+                               "which library code that checks names (isidentifier) calls"
+
+
+def _is_string_type(base: ast.AST, names, local: set[str]) -> bool:
+    if isinstance(base, ast.Name) and (base.id in local or base.id not in names and isinstance(
+            getattr(builtins, base.id, None), type) and issubclass(getattr(builtins, base.id),
+                                                                   STRING_TYPES)):
+        return True
+    paths = static_rules.paths_of(base, names)
+    if static_rules.TYPE_OF in paths:  # type("") is str
+        return True
+    return any(isinstance(o, type) and issubclass(o, STRING_TYPES)
+               for o in map(_resolve, paths))
+
+
+def _constants_only(node: ast.ClassDef) -> bool:
+    """A docstring, `pass` and names bound to constants, and nothing else, at any depth."""
+    for stmt in node.body:
+        if isinstance(stmt, ast.Pass) or isinstance(stmt, ast.Expr) and \
+                isinstance(stmt.value, ast.Constant):
+            continue
+        value = stmt.value if isinstance(stmt, ast.Assign | ast.AnnAssign) else None
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else \
+            [stmt.target] if isinstance(stmt, ast.AnnAssign) else []
+        if not (isinstance(value, ast.Constant) and all(isinstance(t, ast.Name)
+                                                         for t in targets)):
+            return False
+    return True
+
+
+# Dunder names bound or read outside the places the dunder-method rule looks (a statement
+# directly in a class body or the module): `if True: __str__ = f` in a class body defines the
+# method all the same, and a class body's `__annotations__["x,<code>"] = int` hands dataclasses
+# a field name that is no identifier (E52). Honest kernels use `__name__` and the names the
+# dunder-method rule allows.
+READABLE_DUNDERS = static_rules.ALLOWED_DUNDER_NAMES | {"__name__"}
+
+
+@rule("dunder-name", REJECT)
+def _dunder_name(tree):
+    for node in ast.walk(tree):
+        for name, stored in _bound_or_read(node):
+            allowed = static_rules.ALLOWED_DUNDER_NAMES if stored else READABLE_DUNDERS
+            if static_rules._is_dunder(name) and name not in allowed:
+                yield getattr(node, "lineno", 0), f"{'binds' if stored else 'reads'} {name}"\
+                    ", a name the runtime gives meaning to (a method, a class's annotations)"
+
+
+def _bound_or_read(node: ast.AST) -> list[tuple[str, bool]]:
+    """(name, bound?) for each plain name the node binds or reads."""
+    if isinstance(node, ast.Name):
+        return [(node.id, not isinstance(node.ctx, ast.Load))]
+    if isinstance(node, ast.MatchAs | ast.MatchStar) and node.name:
+        return [(node.name, True)]
+    if isinstance(node, ast.MatchMapping) and node.rest:
+        return [(node.rest, True)]
+    if isinstance(node, ast.ExceptHandler) and node.name:
+        return [(node.name, True)]
+    if isinstance(node, ast.alias):
+        return [(node.asname or node.name.split(".")[0], True)]
+    if isinstance(node, ast.Global | ast.Nonlocal):
+        return [(n, True) for n in node.names]
+    if isinstance(node, ast.ClassDef):
+        return [(node.name, True)]
+    if isinstance(node, ast.arg):
+        return [(node.arg, True)]
+    return []
 
 
 @rule("global-state", REJECT)

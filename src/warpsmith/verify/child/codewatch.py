@@ -10,19 +10,34 @@ system, `ast.parse` (an AST is no code), and the generators that write their sou
 identifiers only: namedtuple, dataclasses, Triton's argument binder and interpreter, mpmath's
 arithmetic, torch's custom-op schema inference. Anything else is refused before it runs (the
 compile raises) and recorded: the verdict is `rejected` (rule dynamic-code).
+
+A generator is safe only while what it pastes is an identifier, and it checks that with the
+name's own methods: a `str` subclass whose `isidentifier` says True (make_dataclass's only
+check of a field name) or whose `__str__` returns one (namedtuple's), or a class body that
+wrote a non-identifier key into `__annotations__`, put any Python into the source dataclasses
+execs (E52: `(self.box,<any expression>,)` in a generated `__eq__`). So a generator's compile
+is allowed only when every name on its frames is a plain `str` and, for a dataclass field or a
+signature's parameter, a real identifier (checked with `str`'s own methods).
 """
 
 from __future__ import annotations
 
+import inspect
+import keyword
+import os
 import sys
+from dataclasses import Field
 
 # Where the Python code that calls compile/exec/eval lives, for the callers allowed.
 CALLERS = ("<frozen importlib._bootstrap_external>", "<frozen importlib._bootstrap>",
            "/collections/__init__.py", "/dataclasses.py", "/ast.py",
            "/triton/runtime/jit.py", "/triton/runtime/interpreter.py", "/mpmath/",
            "/torch/_library/")
+# The callers above that write source from names (the rest compile files or make an AST).
+GENERATORS = ("/collections/__init__.py", "/dataclasses.py", "/triton/runtime/jit.py")
 _STATE: dict = {"found": None}
 _frame = sys._getframe
+_is_identifier, _is_keyword = str.isidentifier, keyword.iskeyword
 
 
 class DynamicCode(RuntimeError):
@@ -30,7 +45,13 @@ class DynamicCode(RuntimeError):
 
 
 def install() -> list[str]:
-    """Start watching; returns the list the refused sources go to (their caller and start)."""
+    """Start watching; returns the list the refused sources go to (their caller and start).
+    The working folder leaves the import path first: `python -m` put it there, and it is the
+    candidate's to write, so a module written into it under an allowed name that is not
+    installed (`cupy.py`, through Triton's cache manager) was imported and ran unscanned
+    (E53); the import system's compile is allowed, and a .pyc is not even compiled."""
+    here = os.path.realpath(os.getcwd())
+    sys.path[:] = [p for p in sys.path if p not in ("", ".") and os.path.realpath(p) != here]
     _STATE["found"] = found = []
     sys.addaudithook(_hook)
     return found
@@ -39,11 +60,49 @@ def install() -> list[str]:
 def _hook(event: str, args) -> None:
     if event != "compile" or _STATE["found"] is None:
         return
-    caller = _frame(1).f_code.co_filename
-    if any(caller.endswith(c) or c in caller for c in CALLERS):
+    frame = _frame(1)
+    caller = frame.f_code.co_filename
+    lie = _lying_name(frame) if any(g in caller for g in GENERATORS) else None
+    if lie is None and any(caller.endswith(c) or c in caller for c in CALLERS):
         return
     source = args[0]
     text = bytes(source[:160]).decode(errors="replace") if isinstance(
         source, bytes | bytearray) else str(source)[:160]
-    _STATE["found"].append(f"{caller}: {text}")
-    raise DynamicCode(f"code compiled from a string by {caller} is not allowed")
+    why = f" (a name it pastes is not a plain identifier: {lie})" if lie else ""
+    _STATE["found"].append(f"{caller}{why}: {text}")
+    raise DynamicCode(f"code compiled from a string by {caller} is not allowed{why}")
+
+
+def _lying_name(frame, depth: int = 24) -> str | None:
+    """The first name on the generator's frames (the caller and the generator frames above
+    it) that is not a plain identifier: a str subclass anywhere in a list, tuple, set or
+    among a dict's keys, or a dataclass field's or a signature's parameter's name that
+    `str.isidentifier` refuses. Only exact types are opened (dataclasses.Field,
+    inspect.Signature, list, tuple, set, dict), so no code of the candidate's runs here."""
+    while frame is not None and depth > 0 and \
+            any(g in frame.f_code.co_filename for g in GENERATORS):
+        for value in frame.f_locals.values():
+            for name in _names_in(value):
+                if type(name) is not str or not _is_identifier(name) or _is_keyword(name):
+                    return repr(str.__str__(name) if isinstance(name, str) else name)[:80]
+        frame, depth = frame.f_back, depth - 1
+    return None
+
+
+def _names_in(value) -> list:
+    if type(value) is Field:
+        return [value.name]
+    if type(value) is inspect.Signature:
+        return list(value.parameters)
+    kind = type(value)
+    if kind is dict:
+        items = [*dict.keys(value), *(v for v in dict.values(value) if type(v) is Field)]
+    elif kind in (list, tuple, set, frozenset):
+        items = list(value)
+    else:
+        return []
+    # plain strings in a container are the generator's own text (args, body lines): only a
+    # str subclass among them is a lie; a field inside one is checked like any field
+    return [n for i in items for n in (
+        [i.name] if type(i) is Field else [i] if isinstance(i, str) and type(i) is not str
+        else [])]

@@ -164,7 +164,9 @@ def run(job: dict, report: dict, fd: int) -> None:
     module = _import_candidate(job["candidate"])
     report["stage_seconds"]["import"] = time.perf_counter() - start
     report["stage"] = "init"
-    models = {name: _make_model(module, spec, device) for name, spec in data["shapes"].items()}
+    models: dict = {}  # counted as built: a later one that asks for CUDA is no needs_gpu
+    for name, spec in data["shapes"].items():  # (offgpu.cuda_required, E54)
+        models[name], report["built"] = _make_model(module, spec, device), len(models) + 1
     report["stage"] = "inputs"  # only now: no input exists while the candidate imports
     secret = _secrets(fd)
     job["probes"] = secret["probes"]
