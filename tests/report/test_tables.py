@@ -66,6 +66,11 @@ def test_comparison_task_by_task():
     assert rate == {"metric": "correctness_rate", "a": 0.5, "b": 1.0, "delta": 0.5}
     text = render_comparison(cmp)
     assert "| a | passed | passed | 2.00× | 2.50× | 1.25× | faster |" in text
+    # a task timed in A but not in B (a CPU bench) passed in both: its speed is unknown in
+    # B, not the same (it said "same" against a GPU bench's 0.96×)
+    cpu = [item("a", "passed", device="cpu")]
+    untimed = compare_reports(build_report(record(), GPU), build_report(record("bench-c"), cpu))
+    assert next(r for r in untimed["tasks"] if r["task"] == "a")["change"] == "not compared"
     # folders of kernels ask no model: their cost is not "$0.0000" but "no model"
     assert "| cost_per_task_usd | no model | no model | – |" in text
 

@@ -231,6 +231,8 @@ def change(a: dict | None, b: dict | None) -> str:
     if pa != pb:
         return "fixed" if pb else "broken"
     sa, sb = a.get("speedup_vs_eager"), b.get("speedup_vs_eager")
+    if pa and (sa is None) != (sb is None):  # timed on one side only (a GPU against a CPU)
+        return "not compared"
     if pa and sa and sb and abs(sb / sa - 1) > 0.05:  # inside 5%: timing noise, not a change
         return "faster" if sb > sa else "slower"
     return "same"
