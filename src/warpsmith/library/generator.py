@@ -30,6 +30,8 @@ class Plan:
     numbers: tuple[int, ...]  # forward arguments that are Python numbers and reach a kernel
     reshape: str = ""  # the forward's line reshaping the kernels' output, if it returns one
     views: tuple[str, ...] = ()  # the forward's lines binding reshaped inputs and parameters
+    unkept: tuple[str, ...] = ()  # state the reference updates in place and the output never
+    #                               reads (graph_state.py): the candidate leaves it as it is
 
     @property
     def families(self) -> tuple[str, ...]:
@@ -78,7 +80,7 @@ def _plan_trace(task: Task, trace: Trace) -> Plan | NoPlan:
         numbers = sorted({o.index for k in found for ln in _lines(k) for o in ln.operands
                           if isinstance(o, FwdArg)})
         return Plan(found, params, trace.arg_names, tuple(numbers), _reshape(graph, leaves),
-                    _views(graph, leaves))
+                    _views(graph, leaves), graph.unkept)
     return NoPlan("no graph family takes this graph")
 
 
@@ -175,6 +177,13 @@ def knob_values(plan: Plan, tune: dict[str, int] | None) -> dict[str, int]:
     return defaults | dict(tune or {})
 
 
+def _unkept_note(unkept: tuple[str, ...]) -> str:
+    if not unkept:
+        return ""
+    return (f"The reference's forward also updates {', '.join(unkept)} in place (training "
+            "mode); its output never reads them, and this candidate leaves them as they are.")
+
+
 def render_plan(plan: Plan, tune: dict[str, int] | None = None) -> tuple[str, dict[str, int]]:
     values = knob_values(plan, tune)
     pieces = [GRAPH_FAMILIES[k.family].render(k, values) for k in plan.kernels]
@@ -184,7 +193,8 @@ def render_plan(plan: Plan, tune: dict[str, int] | None = None) -> tuple[str, di
     forward = [f"arg{i} = float({plan.args[i]})" for i in plan.numbers] + list(plan.views)
     forward += [line for p in pieces for line in p.launch] + \
         ([plan.reshape] if plan.reshape else []) + ["return out"]
-    source = header(plan.label, values) + helpers(kernels) + kernels + "\n\n" + \
+    source = header(plan.label, values, _unkept_note(plan.unkept)) + helpers(kernels) + \
+        kernels + "\n\n" + \
         "class ModelNew(nn.Module):\n" + \
         constructor(list(plan.params), {f"init{i}": {"init": i} for i in inits}) + \
         f"\n    def forward({signature(list(plan.args))}):\n" + \

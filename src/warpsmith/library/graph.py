@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .graph_state import Refusal, live_nodes
 from .match import Lit
 from .ops import Unsupported, pointwise
 from .trace import Node, Ref, Trace
@@ -59,6 +60,7 @@ class Graph:
     output: str
     ops: tuple[str, ...]  # the trace's ops, for messages
     reshape: tuple = ()  # the forward returns the output reshaped: (sizes over "{h}", shape)
+    unkept: tuple[str, ...] = ()  # state forward updates in place, never read (graph_state)
 
     def users(self, vid: str) -> list[Val]:
         return [v for v in self.vals.values() if vid in v.operands]
@@ -85,9 +87,11 @@ def build_graph(trace: Trace, scalars: dict[tuple[int, float], FwdArg] | None = 
     out = trace.output
     if not (isinstance(out, Ref) and out.kind == "node"):
         return Decline(-1, "", "forward does not return exactly one tensor made by an op")
-    live = _live(trace)
+    live = live_nodes(trace)
+    if isinstance(live, Refusal):
+        return Decline(live.node, live.op, live.why)
     for index, node in enumerate(trace.nodes):
-        if index not in live:
+        if index not in live.nodes:
             continue  # its outputs are never read (max_pool1d squeezes its unused indices)
         try:
             builder.add(index, node)
@@ -103,23 +107,9 @@ def build_graph(trace: Trace, scalars: dict[tuple[int, float], FwdArg] | None = 
     if builder.reshaped is not None:  # the kernels write the tensor before the reshape
         src, sizes = builder.reshaped
         shape = trace.nodes[out.key[0]].outs[0].shape
-        return Graph(builder.vals, src, tuple(n.op for n in trace.nodes), (sizes, shape))
-    return Graph(builder.vals, vid, tuple(n.op for n in trace.nodes))
-
-
-def _live(trace: Trace) -> set[int]:
-    """The nodes the output needs; an in-place op always (it changes state)."""
-    live: set[int] = set()
-    stack = [trace.output] + [Ref("node", (i, 0)) for i, n in enumerate(trace.nodes)
-                              if n.op.split(".")[0].endswith("_")]
-    while stack:
-        ref = stack.pop()
-        if isinstance(ref, tuple | list):
-            stack.extend(ref)
-        elif isinstance(ref, Ref) and ref.kind == "node" and ref.key[0] not in live:
-            live.add(ref.key[0])
-            stack.extend(v for _, v in trace.nodes[ref.key[0]].args)
-    return live
+        return Graph(builder.vals, src, tuple(n.op for n in trace.nodes), (sizes, shape),
+                     live.unkept)
+    return Graph(builder.vals, vid, tuple(n.op for n in trace.nodes), unkept=live.unkept)
 
 
 class _Builder:

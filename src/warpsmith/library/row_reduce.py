@@ -1,10 +1,13 @@
 """Row reductions with a pointwise prologue and epilogue: sums, means, max/min, norms,
 variances (and the layer norms, softmaxes and losses graph.py writes out as them) over a run
-of adjacent dims, in one kernel per reduced row.
+of adjacent dims, or over all dims but a run of them, in one kernel per reduced row.
 
 The reduced tensor F is viewed as (outer, reduced, inner). With the reduced dims last
 ("rows") a program owns one row; otherwise ("cols") it owns BLOCK_I adjacent inner columns
-and walks the reduced dim in BLOCK_R × BLOCK_I tiles, so loads stay contiguous. A reduction
+and walks the reduced dim in BLOCK_R × BLOCK_I tiles, so loads stay contiguous. With reduced dims
+on both sides of the kept ones ("split": batch norm's per-channel statistics over (N, H, W)),
+F is (pre, kept, post) and a program owns one kept index, its row the pre × post elements
+around it. A reduction
 that needs another's result (the deviations of a variance) gets a pass of its own; an output
 at F's shape (a normalisation) is a last pass that stores. A reduction over every dim is
 split: row partials, then a one-program finish kernel (row_finish.py), then a pointwise
@@ -41,8 +44,8 @@ class Pass:
 class RowKernel:
     family = "row_reduce"  # the family that renders it (a class attribute, no field)
     name: str
-    layout: str  # "rows" or "cols"
-    first: int  # the reduced dims of F: first..last
+    layout: str  # "rows", "cols" or "split" (the reduced dims on both sides of the kept)
+    first: int  # the reduced dims of F: first..last; the kept ones when "split"
     last: int
     loads: tuple[Load, ...]
     passes: tuple[Pass, ...]  # the last one has no reductions when the output is at F's shape
@@ -92,8 +95,9 @@ def plan(graph: Graph, reductions: list[Val], leaves: dict) -> tuple:
                     f"reduces a {graph.vals[red.operands[0]].shape} tensor over dims "
                     f"{red.dims}, another reduction of the graph a {shape} tensor over dims "
                     f"{dims}, and the graph does not cut into two stages: {e}"))) from e
-    if list(dims) != list(range(dims[0], dims[-1] + 1)):
-        raise Refused(f"reduces dims {dims}, which are not adjacent")
+    if list(dims) != list(range(dims[0], dims[-1] + 1)) and _kept_run(shape, dims) is None:
+        raise Refused(f"reduces dims {dims}, which are neither adjacent nor all but one run "
+                      "of adjacent dims")
     if len(dims) == len(shape) and len(shape) >= 2:
         return _split(graph, reductions, shape, leaves)
     return (_row_kernel(graph, reductions, shape, dims, leaves, "row_kernel"),)
@@ -134,10 +138,28 @@ def _row_kernel(graph, reductions, shape, dims, leaves, name, partial=False) -> 
                       "read F's sizes from one")
     kind = "partial" if partial else "full" if full_out else "group"
     outs = tuple(f"part{i}" for i in range(len(results))) if partial else ("out",)
-    layout = "rows" if dims[-1] == len(shape) - 1 else "cols"
-    return RowKernel(name, layout, dims[0], dims[-1], tuple(loads), tuple(passes), kind,
+    layout, first, last = _layout(shape, dims)
+    return RowKernel(name, layout, first, last, tuple(loads), tuple(passes), kind,
                      results, outs, "float32" if partial else out.dtype,
                      _out_sizes(out, shape, dims, kind), _shaped_like_f(full, shape))
+
+
+def _layout(shape, dims) -> tuple[str, int, int]:
+    """(layout, first, last): "rows" or "cols" over the reduced dims first..last; "split"
+    around the kept dims first..last."""
+    if list(dims) == list(range(dims[0], dims[-1] + 1)):
+        return ("rows" if dims[-1] == len(shape) - 1 else "cols"), dims[0], dims[-1]
+    return ("split", *_kept_run(shape, dims))
+
+
+def _kept_run(shape, dims) -> tuple[int, int] | None:
+    """The kept dims first..last when the reduced ones are all the others, on both sides of
+    them (training-mode batch norm: (N, ·, H, W) reduced, C kept); else None."""
+    kept = [d for d in range(len(shape)) if d not in dims]
+    if not kept or kept != list(range(kept[0], kept[-1] + 1)) or kept[0] == 0 \
+            or kept[-1] == len(shape) - 1:
+        return None
+    return kept[0], kept[-1]
 
 
 def _shaped_like_f(full: Load, shape) -> str:

@@ -1,6 +1,7 @@
 """Two reduced shapes in one graph, one after the other (a loss: a norm per row, then the mean
-over the rows). The graph is cut at the value the later reductions reduce: a first row kernel
-writes it to `cut0`, and the rest of the graph, with `cut0` as an input, is planned again.
+over the rows; a batch norm, then a mean over each image). The graph is cut at the value the
+later reductions reduce: a first row kernel writes it to `cut0` (a value per row, or a tensor
+at its input's shape), and the rest of the graph, with `cut0` as an input, is planned again.
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ def stages(graph: Graph, reductions: list[Val], leaves: dict, plan) -> tuple:
         raise Refused("the later reduction does not reduce what the first ones made")
     head = Graph({k: v for k, v in graph.vals.items() if k in before}, cut, graph.ops)
     made = plan(head, head_reds, leaves)
-    if len(made) != 1 or made[0].store != "group":
-        raise Refused("the first stage is not one row kernel writing a value per row")
+    if len(made) != 1 or made[0].store not in ("group", "full"):
+        raise Refused("the first stage is not one row kernel writing a value per row or a "
+                      "tensor at its input's shape")
     vals = dict(graph.vals)
     vals[cut] = Val(cut, vals[cut].shape, vals[cut].dtype, "leaf", -1, source=("temp", CUT))
     needed = _upstream(vals, graph.output)

@@ -1,5 +1,5 @@
-"""The Triton text of a row_reduce kernel (row_reduce.py plans it): the same passes in both
-layouts, which differ only in how a program finds its rows and a tile its elements."""
+"""The Triton text of a row_reduce kernel (row_reduce.py plans it): the same passes in every
+layout; they differ only in how a program finds its rows and a tile its elements."""
 
 from __future__ import annotations
 
@@ -19,6 +19,14 @@ LAYOUTS = {
         "loop": ["r = start + tl.arange(0, BLOCK_R)", "mask = r < n_red"],
         "full": "row * n_red + r", "reduced": "r", "group": "row", "group_mask": None,
         "index": "r",
+        "store_group": "row + tl.arange(0, 1)",
+    },
+    "split": {  # F as (pre, kept, post): a row is the pre × post elements of one kept index
+        "head": ["row = tl.program_id(0).to(tl.int64)"],
+        "tile": "[BLOCK_R]",
+        "loop": ["r = start + tl.arange(0, BLOCK_R)", "mask = r < n_red"],
+        "full": "(row + (r // n_post) * n_kept) * n_post + r % n_post", "reduced": "r",
+        "group": "row", "group_mask": None, "index": "r",
         "store_group": "row + tl.arange(0, 1)",
     },
     "cols": {
@@ -47,7 +55,7 @@ def render_row(k):
     for index, p in enumerate(k.passes):
         body += _pass_text(k, p, index, lay)
     body += _store_text(k, lay)
-    extra = ["n_inner"] if k.layout == "cols" else []
+    extra = {"cols": ["n_inner"], "split": ["n_kept", "n_post"]}.get(k.layout, [])
     blocks = "BLOCK_R: tl.constexpr" + (", BLOCK_I: tl.constexpr" if k.layout == "cols" else "")
     params = [f"{ld.name}_ptr" for ld in k.loads] + [f"{o}_ptr" for o in k.outs] + \
         ["n_red"] + extra + [f"{ld.name}_n" for ld in k.loads if ld.kind == "suffix"] + \
@@ -81,8 +89,9 @@ def _pass_text(k, p, index: int, lay) -> list[str]:
             loop.append(f"acc_{r.name} += {masked}" if r.combine == "sum" else
                         f"acc_{r.name} = tl.{r.combine}imum(acc_{r.name}, {masked})")
     if k.store == "full" and index == len(k.passes) - 1:
-        loop.append(f"tl.store(out_ptr + {lay['full']}, "
-                    f"{k.results[0]}.to(out_ptr.dtype.element_ty), mask=mask)")
+        o = k.outs[0]  # "out", or row_split's cut0 when a second stage reads it
+        loop.append(f"tl.store({o}_ptr + {lay['full']}, "
+                    f"{k.results[0]}.to({o}_ptr.dtype.element_ty), mask=mask)")
     text += ["    " + ln for ln in loop]
     for r in p.reductions:
         total = f"tl.{r.combine}(acc_{r.name}, axis=0, keep_dims=True)"
@@ -137,17 +146,23 @@ def _load(ld, lay) -> str:
 
 def _launch(k, scalars) -> tuple[str, ...]:
     first, last = k.first, k.last
-    lines = [f"F = {k.shape_of}.shape",
-             f"n_red = math.prod(F[{first}:{last + 1}])"]
+    lines = [f"F = {k.shape_of}.shape"]
+    if k.layout == "split":
+        lines += [f"n_kept, n_post = math.prod(F[{first}:{last + 1}]), "
+                  f"math.prod(F[{last + 1}:])", f"n_red = math.prod(F[:{first}]) * n_post"]
+    else:
+        lines.append(f"n_red = math.prod(F[{first}:{last + 1}])")
     device = f"device={k.shape_of}.device"
     sizes = ", ".join(k.out_sizes) + ("," if len(k.out_sizes) == 1 else "")
     for o in k.outs:
         lines.append(f"{o} = torch.empty(({sizes}), dtype=torch.{k.out_dtype}, {device})")
     args = [ld.host if ld.kind == "scalar" else f"{ld.host}.contiguous()" for ld in k.loads]
     args += list(k.outs) + ["n_red"]
-    if k.layout == "rows":
+    if k.layout != "cols":
+        rows = "n_kept" if k.layout == "split" else f"math.prod(F[:{first}])"
         lines += ["block_r = min(RED_BLOCK_R, triton.next_power_of_2(n_red))",
-                  f"grid = (math.prod(F[:{first}]),)"]
+                  f"grid = ({rows},)"]
+        args += ["n_kept", "n_post"] if k.layout == "split" else []
         blocks = "BLOCK_R=block_r"
     else:
         # a BLOCK_R × BLOCK_I tile holds about RED_BLOCK_R elements
