@@ -3,6 +3,7 @@ string by a library (fx's codegen, triton's str_to_ty) is refused before it runs
 system, ast.parse, namedtuple and dataclasses are not. An audit hook cannot be removed, so
 each case runs in a process of its own."""
 
+import os
 import subprocess
 import sys
 
@@ -82,3 +83,36 @@ def test_the_working_folder_leaves_the_import_path(tmp_path):
     done = subprocess.run([sys.executable, "-c", PRELUDE + "import planted_module\n"],
                           capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert "ModuleNotFoundError" in done.stderr and "ran" not in done.stdout, done.stderr
+
+
+GPU_PATH = """
+import triton, triton.language as tl
+from triton.backends.compiler import GPUTarget
+from triton.compiler import make_backend
+from triton.runtime.jit import create_function_from_signature
+
+@triton.jit
+def scale(x_ptr, y_ptr, n, s: tl.float32, BLOCK: tl.constexpr = 128):
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + i, tl.load(x_ptr + i, mask=i < n) * s, mask=i < n)
+
+target = GPUTarget("cuda", 90, 32)
+create_function_from_signature(scale.signature, scale.params, make_backend(target))
+source = triton.compiler.ASTSource(fn=scale, constexprs={"BLOCK": 128}, signature={
+    "x_ptr": "*fp32", "y_ptr": "*fp32", "n": "i32", "s": "fp32"})
+assert "cubin" in triton.compile(source, target=target).asm
+assert found == [], found
+print("ok")
+"""
+
+
+def test_triton_s_gpu_path_runs_under_the_watch(tmp_path):
+    """What every Triton candidate does on a GPU, short of the launch: the argument binder
+    Triton execs (its frames opened for names that lie) and the compile to an sm_90 cubin
+    through ptxas, which needs no GPU. Neither may be refused."""
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    script = tmp_path / "gpu_path.py"  # @triton.jit reads its source from a file
+    script.write_text(PRELUDE + GPU_PATH)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=300, env=env, cwd=tmp_path)
+    assert done.stdout.strip() == "ok", done.stderr[-2000:]
