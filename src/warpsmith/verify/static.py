@@ -327,7 +327,7 @@ def _dotted(node: ast.AST) -> str:
 
 
 from . import static_escapes, static_rules  # noqa: E402,F401  (they register their rules)
-from .static_rules import tf32_dots  # noqa: E402,F401  (the pipeline calls it for strict fp32)
+from .static_tf32 import tf32_dots  # noqa: E402,F401  (the pipeline calls it for strict fp32)
 
 
 def branches_on_device(source: str) -> bool:
