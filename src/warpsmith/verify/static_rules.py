@@ -39,9 +39,12 @@ DUNDER_STRINGS = {"__main__"}  # `if __name__ == "__main__":`
 # Attribute access by a string decided at run time, and eval in disguise.
 BY_STRING_NAMES = {"getattr", "setattr", "delattr", "vars", "globals", "locals", "eval",
                    "exec", "breakpoint", "open", "attrgetter", "methodcaller",
-                   "get_type_hints", "ForwardRef", "memoryview", "bytes", "bytearray"}
+                   "get_type_hints", "ForwardRef", "memoryview", "bytes", "bytearray",
+                   "update_wrapper", "wraps"}
+# functools.update_wrapper and wraps copy attributes named by strings, and by default the
+# wrapped object's whole __dict__: wraps(torch)(obj) made obj.os the real os (E55)
 BY_STRING_ATTRS = {"attrgetter", "methodcaller", "get_type_hints", "ForwardRef",
-                   "getattr_static"}
+                   "getattr_static", "update_wrapper", "wraps"}
 # Host copies of a tensor's data, reached bound or unbound (`torch.Tensor.tolist(x)`).
 HOST_ATTRS = {"tolist", "numpy", "apply_", "map_", "map2_", "untyped_storage", "storage",
               "typed_storage", "set_printoptions", "from_numpy", "frombuffer", "from_file"}
