@@ -4,7 +4,7 @@ and shape, else by shape in registration order, in the reference's dtype."""
 import torch
 import torch.nn as nn
 
-from warpsmith.verify.child.worker import _load_matching
+from warpsmith.verify.child.models import _load_matching
 
 
 class Reference(nn.Module):
