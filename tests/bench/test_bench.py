@@ -174,3 +174,28 @@ def test_an_exception_from_one_verification_is_that_item_not_the_bench(small, tm
     assert items["level1/relu"].status == "verifier_error"
     assert "broke on this one" in items["level1/relu"].note
     assert items["level1/sigmoid"].status == "passed"
+
+
+def test_progress_shows_a_reason_with_brackets_as_it_is(tmp_path, monkeypatch):
+    """A reason quotes the candidate's own words: `[/x]` raised rich's MarkupError in the
+    progress line (ending the bench), `[forbidden-op]` vanished as an unknown style."""
+    import subprocess
+    import sys
+
+    from .conftest import KERNELS, make_suite
+
+    suite = make_suite(tmp_path / "suite", "relu")
+    kernels = tmp_path / "kernels"
+    kernels.mkdir()
+    good = (KERNELS / "good" / "relu_triton.py").read_text()
+    (kernels / "relu.py").write_text(good.replace(
+        "        return out", "        raise RuntimeError('[/x] [forbidden-op] my own words')"))
+    main = "import sys; from warpsmith.cli.main import main; sys.exit(main())"
+    done = subprocess.run(
+        [sys.executable, "-c", main, "bench", str(suite), "--generator", f"dir:{kernels}",
+         "--device", "cpu", "--db", str(tmp_path / "db.sqlite")], capture_output=True,
+        text=True, timeout=600, env={**os.environ, "WARPSMITH_HOME": str(tmp_path)})
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "MarkupError" not in done.stderr
+    line = next(x for x in done.stderr.splitlines() if x.startswith("level1/relu #0"))
+    assert "[/x] [forbidden-op]" in line, line

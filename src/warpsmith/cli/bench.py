@@ -199,7 +199,8 @@ def _status(item) -> str:
     extra = f" {speed:.2f}x vs eager" if item.passed and speed else ""
     reason = item.verdict.reasons[0] if item.verdict and item.verdict.reasons and \
         not item.passed else item.note
-    return f"[{colour}]{item.status}[/{colour}]{extra} {reason[:100]}"
+    tail = f" {output.plain(reason, 100)}" if reason else ""
+    return f"[{colour}]{item.status}[/{colour}]{extra}{tail}"
 
 
 def _finish(result, store, as_json: bool, db: str | None) -> None:

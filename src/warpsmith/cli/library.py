@@ -40,10 +40,10 @@ def library_command(suite: str, as_json: bool) -> int:
         table = Table("task", "families", "kernels", "or why not", title=suite)
         for r in rows:
             table.add_row(readable_task_name(r.task), r.family or "", str(r.kernels or ""),
-                          r.reason)
+                          output.plain(r.reason))
         out = output.console()
         out.print(table)
         out.print(f"{covered} of {len(rows)} tasks covered")
         for e in errors:
-            output.err_console().print(f"[red]not loaded[/red] {e}", highlight=False)
+            output.err_console().print(f"[red]not loaded[/red] {output.plain(e)}", highlight=False)
     return 1 if errors else 0

@@ -175,11 +175,11 @@ def _count(attempts: int) -> str:
 
 def _outcome(a: Attempt) -> str:
     if a.verdict is None:
-        return f"[red]{a.status}[/red] {a.error or ''}"[:200]
+        return f"[red]{a.status}[/red] {output.plain(a.error or '', 190)}"
     v = a.verdict
     if v.passed:
         return f"[green]passed[/green] ({_speed(v)})"
-    return f"[red]{v.status}[/red] {(v.reasons or ('',))[0][:120]}"
+    return f"[red]{v.status}[/red] {output.plain((v.reasons or ('',))[0], 120)}"
 
 
 def _best(a: Attempt | None) -> str:
@@ -199,7 +199,7 @@ def _report(result, as_json: bool, db: str | None, resumed: bool = False) -> Non
     err.print(f"run {result.run_id}: {result.status}{stop}; {_count(result.attempts)}; "
               f"{result.spend_text()}", highlight=False)
     if result.note:
-        err.print(result.note, highlight=False)
+        err.print(output.plain(result.note), highlight=False)
     from ..search.scheduler import describe as describe_lanes
 
     if result.lanes and (lanes := describe_lanes(result.lanes, resumed)):

@@ -47,6 +47,18 @@ def err_console():
     return Console(stderr=True, soft_wrap=_soft_wrap(sys.stderr), width=_width(sys.stderr))
 
 
+def plain(text: str, limit: int | None = None) -> str:
+    """Text for a rich console shown as it is: a verdict's reason or a task's message quotes
+    the candidate's or the task's own words, where `[forbidden-op]` vanished as an unknown
+    style and a `[/x]` raised MarkupError mid-bench. Cut at `limit` characters with "…"."""
+    from rich.markup import escape
+
+    text = str(text)
+    if limit is not None and len(text) > limit:
+        text = text[:limit - 1] + "…"
+    return escape(text)
+
+
 def _soft_wrap(stream) -> bool:
     # Rich wraps at 80 columns when the stream is no terminal: a log or a pipe then gets
     # lines broken mid-path. Wrap only for a terminal, or for an explicit $COLUMNS.

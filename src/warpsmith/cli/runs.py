@@ -77,7 +77,7 @@ def show_command(run_id, db, as_json) -> int:
         parent = f"#{number[a.parent_id]}" if a.parent_id in number else "-"
         table.add_row(f"#{a.number}", parent, str(a.chain), str(a.depth), a.status,
                       f"{v.speedup_vs_eager:.2f}" if v and v.speedup_vs_eager else "-",
-                      str(_tokens(a)), _usd(a.cost_usd), _reason(a))
+                      str(_tokens(a)), _usd(a.cost_usd), output.plain(_reason(a)))
     out.print(table)
     return 0
 

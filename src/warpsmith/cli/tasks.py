@@ -44,7 +44,7 @@ def list_tasks(suite: str, check: bool, as_json: bool) -> int:
     else:
         _print_table(suite, tasks, warnings if check else None)
         for e in errors:
-            err.print(f"[red]not loaded[/red] {e}", highlight=False)
+            err.print(f"[red]not loaded[/red] {output.plain(e)}", highlight=False)
     return 1 if errors else 0
 
 
@@ -82,7 +82,7 @@ def show_task(task: str, gpu: str, as_json: bool, no_source: bool, no_check: boo
         output.echo(json.dumps(details | {"source": loaded.source}, indent=2))
         return 0
     out = output.console()
-    out.print(f"[bold]{loaded.title}[/bold]  {loaded.description}")
+    out.print(f"[bold]{output.plain(loaded.title)}[/bold]  {output.plain(loaded.description)}")
     stored = f" (stored as {loaded.name})" if loaded.name != loaded.title else ""
     out.print(f"{loaded.path}{stored}\ndtype {loaded.dtype}"
               f"{' (TF32 allowed)' if loaded.allow_tf32 else ''}", highlight=False)
@@ -92,7 +92,7 @@ def show_task(task: str, gpu: str, as_json: bool, no_source: bool, no_check: boo
         output.echo(loaded.source.rstrip("\n"))
     out.print(_shapes_table(details))
     for w in details.get("warnings", []):
-        out.print(f"[yellow]warning[/yellow] {w}", highlight=False)
+        out.print(f"[yellow]warning[/yellow] {output.plain(w)}", highlight=False)
     return 0
 
 
