@@ -52,7 +52,7 @@ def verify_command(task, candidate, device, profile, as_json, no_cache, db,
         from ..verify.pipeline import verify
 
         device = common.device(device) if device == "cuda" else device
-        with err.status(f"verifying {candidate} against {task} …"):
+        with err.status(f"verifying {output.plain(candidate)} against {output.plain(task)} …"):
             # the store keeps the absolute path: a relative one names no file for a reader
             # elsewhere (MCP's find_kernels, started in the agent's folder, left such
             # kernels out); the verdict printed here names the file as it was typed
