@@ -46,7 +46,7 @@ from .timing import timing_verdict
 # are needs_gpu; 7 since a generator's compile with a lying name is refused, file writers and
 # str subclasses with methods are rejected, and needs_gpu from a runtime error needs that
 # nothing ran on the CPU before it (E52-E54)
-VERIFIER_VERSION = "8"
+VERIFIER_VERSION = "9"
 # Verdicts about this machine, not the candidate: never stored, so another machine (or a
 # later run with more memory) verifies again instead of finding them in the cache.
 MACHINE_LIMITS = frozenset({"too_large"})

@@ -40,6 +40,7 @@ from .gpukernels import GpuKernels
 from .ipc import export as _export
 from .launches import LaunchLog
 from .models import make_model as _make_model
+from .models import set_sizes
 
 # Bound before the candidate is imported: a candidate that rebinds json.dumps, torch.save or
 # torch.equal does not change what the worker calls (protocol.py binds its own likewise).
@@ -167,13 +168,15 @@ def run(job: dict, report: dict, fd: int) -> None:
     report["stage"] = "init"
     models: dict = {}  # counted as built: a later one that asks for CUDA is no needs_gpu
     for name, spec in data["shapes"].items():  # (offgpu.cuda_required, E54)
+        set_sizes(module, spec["values"])
         models[name], report["built"] = _make_model(module, spec, device), len(models) + 1
     report["stage"] = "inputs"  # only now: no input exists while the candidate imports
     secret = _secrets(fd)
     job["probes"] = secret["probes"]
     seeds = secret["seeds"]
     start = time.perf_counter()
-    _checked_calls(task, shapes, models, (log, task, threads), (job, report, fd, seeds))
+    _checked_calls(task, shapes, (module, models), (log, task, threads),
+                   (job, report, fd, seeds))
     report["stage_seconds"]["correctness"] = time.perf_counter() - start
     report["autotune_unrun"] = autotune.unrun()
     report["tampered"] += integrity.changed(watched)
@@ -188,6 +191,7 @@ def run(job: dict, report: dict, fd: int) -> None:
                 case["inputs"] = case_inputs(task, shapes[case["shape"]], job["device"],
                                              seeds[i], case["variant"])
         torch.use_deterministic_algorithms(False)  # no NaN fills inside timed calls
+        set_sizes(module, shapes[job["timed_shape"]].values)
         channel = (lambda head, payload: _write_frame(fd, head, payload), _stdin_line)
         report["timing"] = time_candidate(job, models, data, job["task"], channel,
                                           (log, threads))
@@ -195,12 +199,12 @@ def run(job: dict, report: dict, fd: int) -> None:
         report["stage_seconds"]["timing"] = time.perf_counter() - start
 
 
-def _checked_calls(task, shapes: dict, models: dict, guards, context) -> None:
+def _checked_calls(task, shapes: dict, built: tuple, guards, context) -> None:
     """Every call but the timed ones, in the job's order, each of them checked: its inputs
     are made just before it and freed after it, and its outputs go to the trusted side before
     the next call (one set resident: memplan.py)."""
     job, report, fd, seeds = context
-    device, made, call = torch.device(job["device"]), 0.0, 0
+    (module, models), device, made, call = built, torch.device(job["device"]), 0.0, 0
     for i, case in enumerate(job["data"]["cases"]):
         if case["variant"] == "timing":
             continue
@@ -209,6 +213,7 @@ def _checked_calls(task, shapes: dict, models: dict, guards, context) -> None:
                                      case["variant"])
         made += time.perf_counter() - clock
         report["stage"] = "forward"
+        set_sizes(module, shapes[case["shape"]].values)
         out = _run_case(models[case["shape"]], case, i, guards, report, device)
         del case["inputs"]
         _send_case(fd, call, out, device.type == "cuda")
