@@ -35,3 +35,41 @@ def test_the_nvidia_driver_version_is_read_from_the_modules_own_line():
     open_text = "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  570.86.15  Release"
     assert parse_driver(open_text) == "570.86.15"
     assert parse_driver("nothing here") is None
+
+
+FLOAT32_INSIDE = '''import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    """x @ W with W made inside forward at the default dtype (float32)."""
+
+    def forward(self, x):
+        return x @ torch.ones(features, features)
+
+
+features = 12
+
+
+def get_inputs():
+    return [torch.randn(4, features)]
+
+
+def get_init_inputs():
+    return []
+'''
+
+
+def test_a_reference_whose_float64_copy_cannot_run_is_the_tasks_error(tmp_path):
+    """The float64 copy meets the float32 tensors its forward makes (KernelBench's
+    level3/35_LSTM: torch.randn for h0): an error about the task, which says what to change,
+    not the verifier's RuntimeError, and never the candidate's verdict."""
+    import pytest
+
+    from warpsmith.errors import TaskError
+
+    task = tmp_path / "matmul_inside.py"
+    task.write_text(FLOAT32_INSIDE)
+    with pytest.raises(TaskError, match="float64 copy.*cannot run.*x.dtype"):
+        verify(str(task), Path(__file__).parent.parent / "kernels" / "good" / "relu_triton.py",
+               device="cpu")

@@ -357,7 +357,13 @@ def _evaluate(task, models, shape, variant, seed, inputs) -> Case | None:
     model, exact_model, dtype = models
     with torch.no_grad(), tf32_policy(task):
         ref = _tensors(model(*inputs))
-        exact = _tensors(exact_model(*[_upcast(x, dtype) for x in inputs]))
+        try:
+            exact = _tensors(exact_model(*[_upcast(x, dtype) for x in inputs]))
+        except RuntimeError as e:  # the task's own code, not the candidate's nor a limit
+            raise TaskError(task.path, f"the reference's {dtype} copy, which the candidate "
+                            f"is checked against, cannot run ({str(e).splitlines()[0][:160]}):"
+                            " its forward makes tensors of the default dtype (torch.randn "
+                            "without dtype=) that meet the copy's; give them x.dtype") from e
     finite = all(torch.isfinite(t).all() for t in exact + ref)  # no float64 copy
     if variant not in ("base", "timing") and not finite:
         return None  # the reference itself overflows here: this variant proves nothing
