@@ -223,7 +223,7 @@ def test_find_kernels_gives_only_kernels_with_their_source_newest_first(tmp_path
     assert all(p.parent == tmp_path / "home" / "mcp" / "candidates" for p in paths)
     assert again.structured_content["kernels"][0]["path"] == kernels[0]["path"]  # stable
     assert "#1 passed on cpu, not timed" in again.content[0].text
-    assert "3 more verified, source gone" in again.content[0].text
+    assert "3 more verified whose source is not known here" in again.content[0].text
 
 
 def test_names_written_out_for_the_schema_match_the_registries():

@@ -46,7 +46,8 @@ def find_kernels(task: Task,
     loaded = resolve_task(task)
     found, unknown = available(loaded)
     shown = found[:limit]
-    gone = f" ({unknown} more verified, source gone: left out)" if unknown else ""
+    gone = (f" ({unknown} more verified whose source is not known here: a file gone, edited "
+            "since, or named relative to another folder; left out)") if unknown else ""
     data = {"task": loaded.name, "kernels": [_kernel_data(k, include_source) for k in shown],
             "without_source": unknown}
     if not shown:
