@@ -73,3 +73,19 @@ def test_a_reference_whose_float64_copy_cannot_run_is_the_tasks_error(tmp_path):
     with pytest.raises(TaskError, match="float64 copy.*cannot run.*x.dtype"):
         verify(str(task), Path(__file__).parent.parent / "kernels" / "good" / "relu_triton.py",
                device="cpu")
+
+
+def test_the_store_keeps_the_candidate_s_absolute_path(tmp_path, monkeypatch):
+    """From Python as from the CLI: the verdict names the file as given, the store where it is."""
+    import shutil
+
+    shutil.copy(Path(__file__).parent.parent / "kernels" / "good" / "relu_triton.py",
+                tmp_path / "mine.py")
+    monkeypatch.chdir(tmp_path)
+    store = VerdictStore(tmp_path / "v.sqlite")
+    try:
+        v = verify("level1/relu", "mine.py", device="cpu", store=store)
+        assert v.status == "passed" and v.candidate == "mine.py", v.feedback
+        assert store.get(v.cache_key).candidate == str(tmp_path / "mine.py")
+    finally:
+        store.close()

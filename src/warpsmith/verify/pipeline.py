@@ -92,9 +92,9 @@ def verify(task: Task | str, candidate: Path | str, device: str | None = None,
         verdict = replace(verdict, warnings=verdict.warnings + (
             f"no OS sandbox: {jail.current().detail}",))
     verdict = replace(verdict, feedback=feedback_text(verdict))
-    if store is not None and verdict.status not in NOT_STORED:
-        store.put(verdict)
-    return verdict
+    if store is not None and verdict.status not in NOT_STORED:  # a relative path names no
+        store.put(replace(verdict, candidate=str(candidate.absolute())))  # file for a reader
+    return verdict  # elsewhere (MCP's find_kernels, started in another folder)
 
 
 def _guarded_run(task, candidate, device, prof, base, accept_suspect) -> Verdict:
