@@ -69,6 +69,16 @@ def test_a_generator_fed_a_name_that_is_no_identifier_is_refused(body):
         done.stderr[-2000:]
 
 
+def test_a_str_enum_namedtuple_default_and_a_module_level_field_are_allowed():
+    """Neither is pasted: a NamedTuple's str-enum default sat on namedtuple's frames, and an
+    unnamed Field in the module's namespace (dataclasses' `globals`) failed every dataclass."""
+    done = _run("import dataclasses, enum, typing\nclass Act(str, enum.Enum):\n"
+                "    RELU = 'relu'\nclass Config(typing.NamedTuple):\n    act: Act = Act.RELU\n"
+                "SHARED = dataclasses.field(default=256)\n@dataclasses.dataclass\nclass D:\n"
+                "    a: int = 1\nD()\nassert found == [], found\nprint('ok')\n")
+    assert done.stdout.strip() == "ok", done.stderr[-2000:]
+
+
 def test_honest_dataclasses_with_str_enum_values_are_allowed():
     done = _run("import dataclasses, enum\nclass M(str, enum.Enum):\n    A = 'a'\n"
                 "@dataclasses.dataclass(frozen=True, order=True)\nclass D:\n    m: M = M.A\n"

@@ -84,7 +84,7 @@ def show_task(task: str, gpu: str, as_json: bool, no_source: bool, no_check: boo
     out = output.console()
     out.print(f"[bold]{output.plain(loaded.title)}[/bold]  {output.plain(loaded.description)}")
     stored = f" (stored as {loaded.name})" if loaded.name != loaded.title else ""
-    out.print(f"{loaded.path}{stored}\ndtype {loaded.dtype}"
+    out.print(f"{output.plain(loaded.path)}{stored}\ndtype {loaded.dtype}"
               f"{' (TF32 allowed)' if loaded.allow_tf32 else ''}", highlight=False)
     if not no_source and out.is_terminal:
         out.print(Syntax(loaded.source, "python", line_numbers=False))

@@ -84,7 +84,7 @@ def verify(task: Task | str, candidate: Path | str, device: str | None = None,
                    environment=environment(device))
     key = cache_key(task, source, device, prof, base.environment)
     if store is not None and use_cache and (hit := store.get(key)) is not None:
-        return replace(hit, cached=True)
+        return replace(hit, cached=True, candidate=str(candidate))  # as given, as below
     with gpulock.exclusive(device):
         verdict = _guarded_run(task, candidate, device, prof, replace(base, cache_key=key),
                                accept_suspect)

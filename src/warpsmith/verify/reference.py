@@ -359,9 +359,12 @@ def _evaluate(task, models, shape, variant, seed, inputs) -> Case | None:
         ref = _tensors(model(*inputs))
         try:
             exact = _tensors(exact_model(*[_upcast(x, dtype) for x in inputs]))
-        except RuntimeError as e:  # the task's own code, not the candidate's nor a limit
+        except RuntimeError as e:  # the task's own code, not the candidate's
+            if isinstance(e, torch.OutOfMemoryError) or "alloc" in str(e):
+                raise  # a limit of this machine's: too_large (pipeline), not the task's
+            first = (str(e).splitlines() or [type(e).__name__])[0][:160]
             raise TaskError(task.path, f"the reference's {dtype} copy, which the candidate "
-                            f"is checked against, cannot run ({str(e).splitlines()[0][:160]}):"
+                            f"is checked against, cannot run ({first}):"
                             " its forward makes tensors of the default dtype (torch.randn "
                             "without dtype=) that meet the copy's; give them x.dtype") from e
     finite = all(torch.isfinite(t).all() for t in exact + ref)  # no float64 copy

@@ -1,7 +1,8 @@
 # task: tests/tasks/fixtures/kb_semantics/33_Global_Batch_State.py
 # expect: passed
-# why: its model reads the module-level batch_size as the reference's does; every shape the
-# verifier checks (the CPU's copy, the secret twin) sets it in the candidate's module too
+# why: its model reads the module-level batch_size as the reference's does, in __init__ and in
+# forward; every shape the verifier checks (the declared one, the CPU's copy, the secret twin)
+# sets it in the candidate's module too, the declared one back to the file's own after the twin
 import torch
 import torch.nn as nn
 import triton
@@ -30,4 +31,4 @@ class ModelNew(nn.Module):
         out = torch.empty_like(x)
         n = x.numel()
         add_kernel[(triton.cdiv(n, 256),)](x, hidden, out, n, BLOCK=256)
-        return out
+        return out.view(batch_size, -1)  # the size being checked, in forward too

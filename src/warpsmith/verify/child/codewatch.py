@@ -22,10 +22,12 @@ signature's parameter, a real identifier (checked with `str`'s own methods).
 
 from __future__ import annotations
 
+import enum
 import inspect
 import keyword
 import os
 import sys
+import types
 from dataclasses import Field
 
 # Where the Python code that calls compile/exec/eval lives, for the callers allowed.
@@ -78,23 +80,49 @@ def _lying_name(frame, depth: int = 24) -> str | None:
     it) that is not a plain identifier: a str subclass anywhere in a list, tuple, set or
     among a dict's keys, or a dataclass field's or a signature's parameter's name that
     `str.isidentifier` refuses. Only exact types are opened (dataclasses.Field,
-    inspect.Signature, list, tuple, set, dict), so no code of the candidate's runs here."""
+    inspect.Signature, list, tuple, set, dict, a module's namespace left shut), and a name is
+    judged with str's own methods and named by its type, so no method of the candidate's
+    runs here."""
+    spaces = _namespaces()
     while frame is not None and depth > 0 and \
             any(g in frame.f_code.co_filename for g in GENERATORS):
         for value in frame.f_locals.values():
-            for name in _names_in(value):
-                if type(name) is not str or not _is_identifier(name) or _is_keyword(name):
-                    return repr(str.__str__(name) if isinstance(name, str) else name)[:80]
+            for name in _names_in(value, spaces):
+                if not _plain(name):  # said without running any method of the name's
+                    return repr(str.__str__(name))[:80] if isinstance(name, str) \
+                        else f"a {type(name).__name__}"
         frame, depth = frame.f_back, depth - 1
     return None
 
 
-def _names_in(value) -> list:
+def _namespaces() -> set[int]:
+    """The ids of the modules' namespaces, found by identity (a key's `__eq__` never runs)."""
+    namespace = types.ModuleType.__dict__["__dict__"].__get__
+    return {id(namespace(m)) for m in list(sys.modules.values()) if type(m) is types.ModuleType}
+
+
+def _plain(name) -> bool:
+    """An exact str that is an identifier, or a str enum member whose value is one and whose
+    class keeps the str and Enum methods a generator calls on a name (an honest
+    `class Act(str, Enum)` as a NamedTuple default sat on namedtuple's frames)."""
+    if type(name) is str:
+        return _is_identifier(name) and not _is_keyword(name)
+    kind = type(name)
+    return isinstance(name, str) and isinstance(name, enum.Enum) and \
+        kind.isidentifier is str.isidentifier and \
+        kind.__str__ in (str.__str__, enum.Enum.__str__) and \
+        kind.__format__ in (str.__format__, enum.Enum.__format__) and \
+        _is_identifier(name) and not _is_keyword(name)
+
+
+def _names_in(value, spaces: set[int]) -> list:
     if type(value) is Field:
         return [value.name]
     if type(value) is inspect.Signature:
         return list(value.parameters)
     kind = type(value)
+    if kind is dict and id(value) in spaces:
+        return []  # a module's namespace (the generator's `globals`): nothing it pastes
     if kind is dict:
         items = [*dict.keys(value), *(v for v in dict.values(value) if type(v) is Field)]
     elif kind in (list, tuple, set, frozenset):

@@ -4,6 +4,8 @@ order in which random weights were drawn is moot), in the task's mode."""
 
 from __future__ import annotations
 
+import copy
+
 import torch
 
 from ...tasks.loader import apply_mode
@@ -68,4 +70,13 @@ def set_sizes(module, values: dict) -> None:
     own = module.__dict__
     for name, value in values.items():
         if name in own and type(own[name]) is type(value):
-            own[name] = value
+            own[name] = copy.deepcopy(value)  # not the job's own list: the worker reads it
+
+
+def own_sizes(module, shapes: dict) -> dict:
+    """The candidate's values of every name some shape sets, as its file has them: a shape
+    that sets none (a KernelBench file's declared one) is checked with these again after
+    the twin's model was built with its own."""
+    own = module.__dict__
+    names = {name for spec in shapes.values() for name in spec["values"]}
+    return {name: copy.deepcopy(own[name]) for name in names if name in own}

@@ -40,7 +40,7 @@ from .gpukernels import GpuKernels
 from .ipc import export as _export
 from .launches import LaunchLog
 from .models import make_model as _make_model
-from .models import set_sizes
+from .models import own_sizes, set_sizes
 
 # Bound before the candidate is imported: a candidate that rebinds json.dumps, torch.save or
 # torch.equal does not change what the worker calls (protocol.py binds its own likewise).
@@ -166,16 +166,18 @@ def run(job: dict, report: dict, fd: int) -> None:
     module = _import_candidate(job["candidate"])
     report["stage_seconds"]["import"] = time.perf_counter() - start
     report["stage"] = "init"
+    own = own_sizes(module, data["shapes"])  # a shape that sets none runs with these
+    sizes = {name: {**own, **spec["values"]} for name, spec in data["shapes"].items()}
     models: dict = {}  # counted as built: a later one that asks for CUDA is no needs_gpu
     for name, spec in data["shapes"].items():  # (offgpu.cuda_required, E54)
-        set_sizes(module, spec["values"])
+        set_sizes(module, sizes[name])
         models[name], report["built"] = _make_model(module, spec, device), len(models) + 1
     report["stage"] = "inputs"  # only now: no input exists while the candidate imports
     secret = _secrets(fd)
     job["probes"] = secret["probes"]
     seeds = secret["seeds"]
     start = time.perf_counter()
-    _checked_calls(task, shapes, (module, models), (log, task, threads),
+    _checked_calls(task, shapes, (module, models, sizes), (log, task, threads),
                    (job, report, fd, seeds))
     report["stage_seconds"]["correctness"] = time.perf_counter() - start
     report["autotune_unrun"] = autotune.unrun()
@@ -191,7 +193,7 @@ def run(job: dict, report: dict, fd: int) -> None:
                 case["inputs"] = case_inputs(task, shapes[case["shape"]], job["device"],
                                              seeds[i], case["variant"])
         torch.use_deterministic_algorithms(False)  # no NaN fills inside timed calls
-        set_sizes(module, shapes[job["timed_shape"]].values)
+        set_sizes(module, sizes[job["timed_shape"]])
         channel = (lambda head, payload: _write_frame(fd, head, payload), _stdin_line)
         report["timing"] = time_candidate(job, models, data, job["task"], channel,
                                           (log, threads))
@@ -204,7 +206,7 @@ def _checked_calls(task, shapes: dict, built: tuple, guards, context) -> None:
     are made just before it and freed after it, and its outputs go to the trusted side before
     the next call (one set resident: memplan.py)."""
     job, report, fd, seeds = context
-    (module, models), device, made, call = built, torch.device(job["device"]), 0.0, 0
+    (module, models, sizes), device, made, call = built, torch.device(job["device"]), 0.0, 0
     for i, case in enumerate(job["data"]["cases"]):
         if case["variant"] == "timing":
             continue
@@ -213,7 +215,7 @@ def _checked_calls(task, shapes: dict, built: tuple, guards, context) -> None:
                                      case["variant"])
         made += time.perf_counter() - clock
         report["stage"] = "forward"
-        set_sizes(module, shapes[case["shape"]].values)
+        set_sizes(module, sizes[case["shape"]])
         out = _run_case(models[case["shape"]], case, i, guards, report, device)
         del case["inputs"]
         _send_case(fd, call, out, device.type == "cuda")
