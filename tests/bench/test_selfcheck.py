@@ -124,3 +124,43 @@ def test_a_reference_that_is_not_deterministic_is_the_tasks_error(tmp_path):
     [item] = _items(suite, tmp_path / "db.sqlite").values()
     assert item.status == "task_error", item
     assert "not deterministic" in item.note
+
+
+CLOSURE = '''import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    """A layer reached through a lambda the constructor made (KernelBench level3/44's mlpf)."""
+
+    def __init__(self, features):
+        super().__init__()
+        self.fc = nn.Linear(features, features)
+        fc = self.fc
+        self.run = lambda x: torch.tanh(fc(x))
+
+    def forward(self, x):
+        return self.run(x)
+
+
+batch_size = 4
+features = 24
+
+
+def get_inputs():
+    return [torch.randn(batch_size, features)]
+
+
+def get_init_inputs():
+    return [features]
+'''
+
+
+def test_a_layer_a_constructor_s_closure_captured_is_in_the_float64_copy_too(tmp_path):
+    """A deepcopy of the model shares the closure's float32 layer: its float64 copy raised
+    'mat1 and mat2 must have the same dtype'. The copy is now built again from the seed."""
+    suite = tmp_path / "level3"
+    suite.mkdir()
+    (suite / "1_Closure.py").write_text(CLOSURE)
+    [item] = _items(suite, tmp_path / "db.sqlite").values()
+    assert item.status == "passed", item

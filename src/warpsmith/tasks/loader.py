@@ -121,6 +121,22 @@ def build(task: Task, shape: str | Shape, device: str | torch.device = "cpu",
     return Instance(model=model, inputs=inputs, init_inputs=init_inputs, mode=mode)
 
 
+def build_model(task: Task, shape: str | Shape, device: str | torch.device = "cpu",
+                seed: int = 0) -> torch.nn.Module:
+    """The model `build` makes for the same shape and seed (the same constructor, the same
+    random draws), without the inputs."""
+    module, shape = _shaped_module(task, shape)
+    torch.manual_seed(seed)
+    try:
+        with torch.device(device):
+            model = module.Model(*list(module.get_init_inputs()))
+            return apply_mode(_cast_floating(model, DTYPES[task.dtype]),
+                              _mode(task.path, module))
+    except Exception as e:
+        raise TaskError(task.path, f"building shape {shape.name!r} raised "
+                        f"{type(e).__name__}: {e}") from None
+
+
 def apply_mode(model: torch.nn.Module, mode: str | None) -> torch.nn.Module:
     """`mode` None leaves the model as its constructor left it."""
     if mode is None:
