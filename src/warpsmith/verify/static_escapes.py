@@ -179,12 +179,7 @@ STRING_TYPES = (str, bytes, bytearray)
 
 @rule("str-subclass", REJECT)
 def _str_subclass(tree):
-    names, local = static_rules.bindings(tree), set()
-    classes = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
-    for _ in range(3):  # a subclass of a local str subclass is one too
-        for node in classes:
-            if any(_is_string_type(b, names, local) for b in node.bases):
-                local.add(node.name)
+    classes, local = static_rules.local_subclasses(tree, _is_string_type)
     for node in classes:
         if node.name in local and not _constants_only(node):
             yield node.lineno, f"{node.name} subclasses str or bytes and defines methods, " \

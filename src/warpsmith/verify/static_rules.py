@@ -293,18 +293,25 @@ def _is_dunder(name: str) -> bool:
 def _container_subclass(tree):
     """pytree flattens a returned dict, list, tuple or namedtuple by calling its methods
     (`values`, `keys`, iteration) after forward returned: overriding any is computing late."""
-    names, containers = bindings(tree), set()
-    classes = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
-    for _ in range(3):  # a subclass of a local container subclass is one too
-        for node in classes:
-            if any(_is_container(b, names, containers) for b in node.bases):
-                containers.add(node.name)
+    classes, containers = local_subclasses(tree, _is_container)
     for node in classes:
         methods = [s for s in node.body if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)
                    or isinstance(s, ast.Assign) and isinstance(s.value, ast.Lambda)]
         if node.name in containers and methods:
             yield node.lineno, f"{node.name} subclasses a container and defines methods, " \
                                "which run when the worker reads the output"
+
+
+def local_subclasses(tree: ast.Module, is_base) -> tuple[list[ast.ClassDef], set[str]]:
+    """The file's classes, and the names of those with a base `is_base(base, names, found)`
+    accepts: a subclass of such a local class is one too (three levels deep)."""
+    names, found = bindings(tree), set()
+    classes = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
+    for _ in range(3):
+        for node in classes:
+            if any(is_base(b, names, found) for b in node.bases):
+                found.add(node.name)
+    return classes, found
 
 
 def _is_container(base: ast.AST, names, local: set[str]) -> bool:
