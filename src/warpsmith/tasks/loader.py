@@ -107,17 +107,10 @@ def build(task: Task, shape: str | Shape, device: str | torch.device = "cpu",
     in the mode the task declares (MODE), else as constructed: KernelBench calls neither
     train() nor eval(), so its BatchNorm normalises by the batch's statistics."""
     module, shape = _shaped_module(task, shape)
-    dtype = DTYPES[task.dtype]
-    mode = _mode(task.path, module)
-    torch.manual_seed(seed)
-    try:
+    with _building(task, shape):
+        model, init_inputs, mode = _model(task, module, device, seed)
         with torch.device(device):
-            init_inputs = list(module.get_init_inputs())
-            model = apply_mode(_cast_floating(module.Model(*init_inputs), dtype), mode)
-            inputs = [_cast_floating(x, dtype) for x in module.get_inputs()]
-    except Exception as e:
-        raise TaskError(task.path, f"building shape {shape.name!r} raised "
-                        f"{type(e).__name__}: {e}") from None
+            inputs = [_cast_floating(x, DTYPES[task.dtype]) for x in module.get_inputs()]
     return Instance(model=model, inputs=inputs, init_inputs=init_inputs, mode=mode)
 
 
@@ -126,12 +119,26 @@ def build_model(task: Task, shape: str | Shape, device: str | torch.device = "cp
     """The model `build` makes for the same shape and seed (the same constructor, the same
     random draws), without the inputs."""
     module, shape = _shaped_module(task, shape)
+    with _building(task, shape):
+        return _model(task, module, device, seed)[0]
+
+
+def _model(task: Task, module: ModuleType, device, seed: int) -> tuple:
+    """(model, init_inputs, mode): the RNG seeded, then the constructor's inputs and model."""
+    mode = _mode(task.path, module)
     torch.manual_seed(seed)
+    with torch.device(device):
+        init_inputs = list(module.get_init_inputs())
+        model = apply_mode(_cast_floating(module.Model(*init_inputs), DTYPES[task.dtype]), mode)
+    return model, init_inputs, mode
+
+
+@contextlib.contextmanager
+def _building(task: Task, shape: Shape):
     try:
-        with torch.device(device):
-            model = module.Model(*list(module.get_init_inputs()))
-            return apply_mode(_cast_floating(model, DTYPES[task.dtype]),
-                              _mode(task.path, module))
+        yield
+    except TaskError:
+        raise
     except Exception as e:
         raise TaskError(task.path, f"building shape {shape.name!r} raised "
                         f"{type(e).__name__}: {e}") from None
