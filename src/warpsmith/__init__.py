@@ -15,8 +15,10 @@ __all__ = ["Cost", "Task", "TaskError", "UsageError", "Verdict", "WarpsmithError
 def __getattr__(name: str):
     # Lazy, so a candidate's process (warpsmith.verify.child) never loads the verifier's
     # trusted side just by importing the package.
+    # api.verify wraps the pipeline's, adding source text and raw completions; it imports
+    # the pipeline only when called.
     if name == "verify":
-        from .verify.pipeline import verify
+        from .api import verify
 
         globals()["verify"] = verify
         return verify

@@ -60,13 +60,16 @@ REWARD = RewardConfig()  # its defaults, so --help and the API agree
 @click.option("--rejected-reward", default=REWARD.rejected, show_default=True, type=float,
               help="For one a rule or a plausibility gate caught; negative punishes.")
 @click.option("--speed-weight", default=REWARD.speed_weight, show_default=True, type=float)
+@click.option("--no-code-reward", default=REWARD.no_code, show_default=True, type=float,
+              help="For a completion with no code in it (status no_code); negative punishes.")
 def reward_command(host, port, token, no_auth, executor_spec, device, profile, db, task_dirs,
                    allow_task_source, allow_no_sandbox, max_body_bytes, max_items, per_client,
                    max_queue, retries, baseline, scale, clip, correct_reward, incorrect_reward,
-                   rejected_reward, speed_weight) -> int:
+                   rejected_reward, speed_weight, no_code_reward) -> int:
     """Serve verdicts and shaped rewards over HTTP for RL trainers: POST /v1/verify with a
-    batch of (task, candidate source). The API is at /docs and /openapi.json; the reward
-    formula in docs/reward-service.md.
+    batch of (task, candidate source or a model's raw completion), or OpenRLHF's
+    --remote_rm_url at /v1/openrlhf?token=TOKEN. The API is at /docs and /openapi.json; the
+    reward formula in docs/reward-service.md, the trainers' setup in docs/rl.md.
 
     \b
     Example:
@@ -88,7 +91,8 @@ def reward_command(host, port, token, no_auth, executor_spec, device, profile, d
     _check_port(host, port)
     reward = RewardConfig(baseline=baseline, scale=scale, lo=clip[0], hi=clip[1],
                           correct=correct_reward, incorrect=incorrect_reward,
-                          rejected=rejected_reward, speed_weight=speed_weight)
+                          rejected=rejected_reward, speed_weight=speed_weight,
+                          no_code=no_code_reward)
     settings = dict(token=token, no_auth=no_auth, max_body_bytes=max_body_bytes,
                     max_items=max_items, per_client=per_client, max_queue=max_queue,
                     retries=retries, device=device, profile=profile,

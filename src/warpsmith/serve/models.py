@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from .shaping import RewardConfig, RewardParts
 
@@ -39,8 +39,19 @@ class TaskSource(BaseModel):
 class Item(BaseModel):
     model_config = ConfigDict(extra="forbid")
     task: str | TaskSource = Field(description="a task name (level1/relu) or a task's source")
-    candidate: str = Field(description="the candidate file's text: defines class ModelNew")
+    candidate: str | None = Field(None, description="the candidate file's text, verbatim: "
+                                  "defines class ModelNew")
+    completion: str | None = Field(None, description="a model's raw answer (reasoning, prose, "
+                                   "``` fences, <think> tags): the candidate is extracted as "
+                                   "`optimize` does; none found is status no_code")
     id: str | None = Field(None, max_length=200, description="echoed back; default the index")
+
+    @model_validator(mode="after")
+    def _one_text(self) -> Item:
+        if (self.candidate is None) == (self.completion is None):
+            raise ValueError("give exactly one of candidate (source) or completion (a model's "
+                             "answer)")
+        return self
 
 
 class RewardOverrides(BaseModel):
@@ -55,6 +66,7 @@ class RewardOverrides(BaseModel):
     incorrect: float | None = None
     rejected: float | None = None
     speed_weight: float | None = None
+    no_code: float | None = None
 
 
 class VerifyRequest(BaseModel):
@@ -82,6 +94,24 @@ class VerifyResponse(BaseModel):
     items: list[ItemResult]
     reward_config: RewardConfig
     seconds: float
+
+
+class OpenRLHFRequest(BaseModel):
+    """What OpenRLHF's --remote_rm_url client POSTs (openrlhf/utils/agent.py,
+    SingleTurnAgentExecutor._fetch_rewards_via_http): `query` is prompt and response decoded
+    together, `prompts` the prompts, `labels` the dataset's label column: here, task names."""
+
+    query: list[str] = Field(min_length=1)
+    prompts: list[str] | None = None
+    labels: list[str | None] | None = None
+
+
+class OpenRLHFResponse(BaseModel):
+    rewards: list[float] = Field(description="the shaped reward; 0 where not judged (see "
+                                             "extra_logs.judged)")
+    scores: list[float] = Field(description="1 for a passed kernel, else 0: for OpenRLHF's "
+                                            "dynamic filtering")
+    extra_logs: dict[str, list[float]] = Field(description="per-sample numbers OpenRLHF logs")
 
 
 class Health(BaseModel):

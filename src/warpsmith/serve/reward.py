@@ -31,7 +31,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
-from fastapi import Depends, FastAPI, Header, HTTPException, Request
+from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
@@ -40,15 +40,18 @@ from ..config import db_path
 from ..errors import UsageError
 from ..executors import Executor
 from ..store import verdict_to_dict
-from ..types import Task
+from ..types import Task, Verdict
 from ..verify import jail
 from ..verify.pipeline import VERIFIER_VERSION
+from .completions import from_completion, response_part
 from .dispatch import Dispatcher, Job, Outcome, QueueFull
 from .limits import BodyLimit, ClientLimiter
 from .models import (
     Health,
     Item,
     ItemResult,
+    OpenRLHFRequest,
+    OpenRLHFResponse,
     RewardOverrides,
     RewardSettings,
     VerifyRequest,
@@ -100,24 +103,32 @@ class RewardService:
         return "cuda" if torch.cuda.is_available() else "cpu"
 
     async def run(self, items: list[Item], config: RewardConfig) -> list[ItemResult]:
-        tasks, stored = await run_in_threadpool(self._resolve_and_look_up, items)
-        wanted = {n: Job(self.stored.keys(tasks[n], item.candidate)[0], tasks[n],
-                         item.candidate) for n, item in enumerate(items)
-                  if isinstance(tasks[n], Task) and n not in stored}
-        outcomes = dict(stored) | await self._verified(wanted)
+        tasks, texts, settled = await run_in_threadpool(self._prepare, items)
+        wanted = {n: Job(self.stored.keys(tasks[n], texts[n])[0], tasks[n], texts[n])
+                  for n in range(len(items)) if isinstance(tasks[n], Task) and n not in settled}
+        outcomes = settled | await self._verified(wanted)
         return [_result(n, item, tasks[n], outcomes.get(n), config)
                 for n, item in enumerate(items)]
 
-    def _resolve_and_look_up(self, items: list[Item]) -> tuple[list, dict[int, Outcome]]:
+    def _prepare(self, items: list[Item]) -> tuple[list, list, dict[int, Outcome]]:
+        """Each item's task (or why not), its candidate's text, and the answers found without
+        queueing: a completion with no code in it, or a verdict the store has."""
         tasks = [self.resolver.resolve(i.task) for i in items]
-        stored = {}
+        texts, settled, stored = [], {}, 0
         for n, item in enumerate(items):
-            if isinstance(tasks[n], Task) and (
-                    hit := self.stored.lookup(tasks[n], item.candidate)) is not None:
-                stored[n] = Outcome(hit, None, 0, 0.0, 0.0)
+            name = tasks[n].name if isinstance(tasks[n], Task) else ""
+            text, no_code = _candidate_text(item, name, self.settings.device or "")
+            texts.append(text)
+            if not isinstance(tasks[n], Task):
+                continue
+            if no_code is not None:
+                settled[n] = Outcome(no_code, None, 0, 0.0, 0.0)
+            elif (hit := self.stored.lookup(tasks[n], text)) is not None:
+                settled[n] = Outcome(hit, None, 0, 0.0, 0.0)
+                stored += 1
         with self.counting:
-            self.stored_answers += len(stored)
-        return tasks, stored
+            self.stored_answers += stored
+        return tasks, texts, settled
 
     async def _verified(self, wanted: dict[int, Job]) -> dict[int, Outcome]:
         if not wanted:
@@ -146,6 +157,13 @@ class RewardService:
                       auth=self.settings.token is not None,
                       stored_answers=self.stored_answers,
                       shared_answers=self.dispatcher.shared if self.dispatcher else 0)
+
+
+def _candidate_text(item: Item, task_name: str, device: str) -> tuple[str, Verdict | None]:
+    if item.candidate is not None:
+        return item.candidate, None
+    found = from_completion(item.completion, task_name, device)
+    return found.source or "", found.verdict
 
 
 def _result(n: int, item: Item, task: Task | str, outcome: Outcome | None,
@@ -213,6 +231,24 @@ def _authenticator(token: str | None):
     return authenticate
 
 
+def _token_or_query(token: str | None):
+    """The bearer token, or `?token=` in the URL: OpenRLHF's reward client sends no headers
+    (openrlhf/utils/agent.py posts with a bare aiohttp session), so its --remote_rm_url can
+    carry the token only in the URL. Only the OpenRLHF endpoint takes it there."""
+    bearer = _authenticator(token)
+
+    def authenticate(creds: Credentials,
+                     query_token: str | None = Query(None, alias="token", max_length=500)
+                     ) -> str:
+        if token is not None and creds is None and query_token is not None:
+            if not hmac.compare_digest(query_token.encode(), token.encode()):
+                raise HTTPException(401, "wrong token in the URL")
+            return "token"
+        return bearer(creds)
+
+    return authenticate
+
+
 def _client(request: Request, who: str, client_id: str | None) -> str:
     """Whom the per-client limit counts: the X-Client-Id a caller declares, else its token,
     else (without auth) its address. Declared ids are for fairness between cooperating
@@ -249,6 +285,48 @@ def _routes(app: FastAPI, service: RewardService, authenticate) -> None:
             results = await service.run(body.items, config)
         return VerifyResponse(items=results, reward_config=config,
                               seconds=round(time.monotonic() - start, 4))
+
+    _openrlhf_route(app, service, _token_or_query(settings.token), errors)
+
+
+def _openrlhf_route(app: FastAPI, service: RewardService, authenticate, errors: dict) -> None:
+    settings = service.settings
+
+    @app.post("/v1/openrlhf", response_model=OpenRLHFResponse, responses=errors)
+    async def openrlhf(body: OpenRLHFRequest, request: Request,
+                       who: str = Depends(authenticate)) -> OpenRLHFResponse:
+        """OpenRLHF's remote reward protocol (--remote_rm_url URL?token=TOKEN): one reward
+        per query, the task named by its label; the service's reward settings."""
+        items = _openrlhf_items(body)
+        if len(items) > settings.max_items:
+            raise HTTPException(413, f"{len(items)} items: at most {settings.max_items} "
+                                "per request")
+        with service.limiter.hold(_client(request, who, None)):
+            results = await service.run(items, settings.reward)
+        return openrlhf_response(results)
+
+
+def _openrlhf_items(body: OpenRLHFRequest) -> list[Item]:
+    n = len(body.query)
+    prompts, labels = body.prompts or [""] * n, body.labels or [None] * n
+    if len(prompts) != n or len(labels) != n:
+        raise HTTPException(422, f"{n} queries but {len(prompts)} prompts and {len(labels)} "
+                            "labels: one of each per query")
+    # no label: the item's task name is empty, and that item alone is answered with an error
+    return [Item(task=label or "", completion=response_part(query, prompt))
+            for query, prompt, label in zip(body.query, prompts, labels, strict=True)]
+
+
+def openrlhf_response(results: list[ItemResult]) -> OpenRLHFResponse:
+    """OpenRLHF turns every value into a tensor: no nulls. A sample not judged (needs_gpu,
+    too_large, an error) gets reward 0, and extra_logs.judged 0 says which."""
+    flags = {"judged": [r.reward is not None for r in results],
+             "passed": [r.status == "passed" for r in results],
+             "no_code": [r.status == "no_code" for r in results],
+             "error": [r.status == "error" for r in results]}
+    return OpenRLHFResponse(rewards=[r.reward if r.reward is not None else 0.0 for r in results],
+                            scores=[float(r.status == "passed") for r in results],
+                            extra_logs={k: [float(v) for v in vs] for k, vs in flags.items()})
 
 
 @contextlib.contextmanager

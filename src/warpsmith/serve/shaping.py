@@ -3,6 +3,8 @@
     reward = None                              needs_gpu, too_large: not judged here (drop
                                                the sample)
     reward = 0                                 compile_error: no kernel to judge
+    reward = config.no_code                    no_code: a completion with no code in it
+                                               (0 by default; never verified)
     reward = config.rejected                   rejected or suspect: a rule or a plausibility
                                                gate caught it (0 by default; < 0 punishes)
     reward = config.incorrect                  runtime_error, incorrect, timeout, crashed
@@ -37,9 +39,16 @@ from ..types import Verdict
 BASELINES = ("compile", "eager", "roofline")
 SCALES = ("log2", "linear")
 
+# Statuses the reward side gives itself, never the verifier: a completion (a model's raw
+# answer) in which extraction (prompts/extract.py) found no candidate. Kept apart from
+# compile_error so a trainer can tell "wrote no code" from "wrote code that does not build".
+NO_CODE = "no_code"
+REWARD_STATUSES = (NO_CODE,)
+
 # Every verdict status, by what it means for the reward; test_shaping checks nothing is missing.
 NOT_JUDGED = frozenset({"needs_gpu", "too_large"})
 INVALID = frozenset({"compile_error"})
+ABSENT = frozenset({NO_CODE})
 FLAGGED = frozenset({"rejected", "suspect"})
 FAILED = frozenset({"runtime_error", "incorrect", "timeout", "crashed"})
 CORRECT = frozenset({"passed"})
@@ -55,6 +64,7 @@ class RewardConfig:
     incorrect: float = 0.0  # it built and ran but failed: a small value rewards compiling
     rejected: float = 0.0  # caught by a rule or a gate
     speed_weight: float = 0.5
+    no_code: float = 0.0  # a completion with no code in it; < 0 punishes answering in prose
 
     def __post_init__(self) -> None:
         problem = config_problem(self)
@@ -67,24 +77,24 @@ def config_problem(c: RewardConfig) -> str | None:
         return f"unknown baseline {c.baseline!r} (valid: {', '.join(BASELINES)})"
     if c.scale not in SCALES:
         return f"unknown scale {c.scale!r} (valid: {', '.join(SCALES)})"
-    values = (c.lo, c.hi, c.correct, c.incorrect, c.rejected, c.speed_weight)
+    values = (c.lo, c.hi, c.correct, c.incorrect, c.rejected, c.speed_weight, c.no_code)
     if not all(math.isfinite(v) for v in values):
         return "every reward setting must be a finite number"
     if c.lo > c.hi:
         return f"lo ({c.lo}) is above hi ({c.hi})"
     if c.speed_weight < 0:
         return "speed_weight must not be negative: faster would earn less"
-    if c.correct + c.speed_weight * c.lo < max(c.incorrect, c.rejected):
+    if c.correct + c.speed_weight * c.lo < max(c.incorrect, c.rejected, c.no_code):
         # a slow correct kernel would earn less than a wrong one: a shaping bug, not a choice
-        return ("correct + speed_weight × lo is below incorrect or rejected: a slow correct "
-                "kernel would earn less than a wrong one")
+        return ("correct + speed_weight × lo is below incorrect, rejected or no_code: a slow "
+                "correct kernel would earn less than a wrong one")
     return None
 
 
 @dataclass(frozen=True)
 class RewardParts:
     reward: float | None  # None: the verdict could not be judged here
-    gate: str  # "not_judged", "invalid", "flagged", "failed", "correct"
+    gate: str  # "not_judged", "invalid", "absent", "flagged", "failed", "correct"
     correctness: float  # the part the gates decide
     speed: float | None  # speed_weight × clipped term; None when timing was not measured
     ratio: float | None  # the raw ratio against the baseline, before g and the clip
@@ -113,7 +123,7 @@ def shape_reward(verdict: Verdict, config: RewardConfig | None = None) -> Reward
 
 
 def gate_of(status: str) -> str:
-    for gate, members in (("not_judged", NOT_JUDGED), ("invalid", INVALID),
+    for gate, members in (("not_judged", NOT_JUDGED), ("invalid", INVALID), ("absent", ABSENT),
                           ("flagged", FLAGGED), ("failed", FAILED), ("correct", CORRECT)):
         if status in members:
             return gate
@@ -125,7 +135,8 @@ def _gated(verdict: Verdict, gate: str, config: RewardConfig) -> RewardParts:
     if gate == "not_judged":
         return RewardParts(None, gate, 0.0, None, None, config.baseline,
                            verdict.timing_measured, f"{verdict.status}: not judged here")
-    value = {"invalid": 0.0, "flagged": config.rejected, "failed": config.incorrect}[gate]
+    value = {"invalid": 0.0, "absent": config.no_code, "flagged": config.rejected,
+             "failed": config.incorrect}[gate]
     return _parts(verdict, config, value, gate, None, None, "")
 
 
