@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import keyword
+import re
 from dataclasses import dataclass, fields, is_dataclass, replace
 
 from ..errors import UsageError
@@ -17,7 +18,7 @@ from .graph import FwdArg, build_graph
 from .layout import Line, helpers, leaf_names
 from .match import Lit, _Differs, _resolve
 from .render import constructor, header, signature
-from .trace import Trace, Untraceable, trace_shape, trace_task
+from .trace import Ref, Trace, Untraceable, trace_shape, trace_task
 
 PERTURB = 0.6180339887  # added to a forward number to find the ops it reaches
 
@@ -32,6 +33,8 @@ class Plan:
     views: tuple[str, ...] = ()  # the forward's lines binding reshaped inputs and parameters
     unkept: tuple[str, ...] = ()  # state the reference updates in place and the output never
     #                               reads (graph_state.py): the candidate leaves it as it is
+    parts: tuple = ()  # a forward returning several tensors: one Plan per output, in order
+    #                    (kernels, params and numbers above are then their union)
 
     @property
     def families(self) -> tuple[str, ...]:
@@ -64,7 +67,33 @@ def plan_task(task: Task) -> Plan | NoPlan:
 
 
 def _plan_trace(task: Task, trace: Trace) -> Plan | NoPlan:
-    graph = build_graph(trace, _forward_numbers(task, trace))
+    if isinstance(trace.output, tuple):
+        return _plan_outputs(task, trace)
+    return _plan_graph(task, trace, None)
+
+
+def _plan_outputs(task: Task, trace: Trace) -> Plan | NoPlan:
+    """Several outputs: each planned on its own graph (what it reads), rendered as its own
+    method of the candidate; a value two outputs read is computed by each (pointwise work
+    recomputed instead of a tensor written and read back)."""
+    outs = trace.output
+    if not outs or not all(isinstance(o, Ref) and o.kind == "node" for o in outs):
+        return NoPlan("the forward returns a tuple holding something other than tensors made "
+                      "by ops (an input returned as it is, a number, a nested tuple)")
+    parts = []
+    for k, ref in enumerate(outs):
+        found = _plan_graph(task, trace, ref)
+        if isinstance(found, NoPlan):
+            return NoPlan(f"output {k}: {found.reason}")
+        parts.append(found)
+    params = {p["name"]: p for part in parts for p in part.params}
+    return Plan(tuple(k for part in parts for k in part.kernels), tuple(params.values()),
+                trace.arg_names, tuple(sorted({i for part in parts for i in part.numbers})),
+                unkept=parts[0].unkept, parts=tuple(parts))
+
+
+def _plan_graph(task: Task, trace: Trace, output: Ref | None) -> Plan | NoPlan:
+    graph = build_graph(trace, _forward_numbers(task, trace), output)
     if not hasattr(graph, "vals"):
         return NoPlan(graph.reason)
     leaves = leaf_names(graph, trace.arg_names)
@@ -186,17 +215,44 @@ def _unkept_note(unkept: tuple[str, ...]) -> str:
 
 def render_plan(plan: Plan, tune: dict[str, int] | None = None) -> tuple[str, dict[str, int]]:
     values = knob_values(plan, tune)
-    pieces = [GRAPH_FAMILIES[k.family].render(k, values) for k in plan.kernels]
-    kernels = "".join(p.kernel for p in pieces)
     inits = sorted({o["init"] for k in plan.kernels for ln in _lines(k) for o in ln.operands
                     if isinstance(o, dict) and "init" in o})
-    forward = [f"arg{i} = float({plan.args[i]})" for i in plan.numbers] + list(plan.views)
-    forward += [line for p in pieces for line in p.launch] + \
-        ([plan.reshape] if plan.reshape else []) + ["return out"]
+    if plan.parts:
+        kernels, methods = _render_parts(plan, values)
+    else:
+        kernels, body = _render_body(plan, values)
+        methods = [("forward", body)]
     source = header(plan.label, values, _unkept_note(plan.unkept)) + helpers(kernels) + \
         kernels + "\n\n" + \
         "class ModelNew(nn.Module):\n" + \
         constructor(list(plan.params), {f"init{i}": {"init": i} for i in inits}) + \
-        f"\n    def forward({signature(list(plan.args))}):\n" + \
-        "\n".join("        " + line for line in forward) + "\n"
+        "".join(f"\n    def {name}({signature(list(plan.args))}):\n" +
+                "\n".join("        " + line for line in body) + "\n" for name, body in methods)
     return source, values
+
+
+def _render_body(plan: Plan, values: dict[str, int], suffix: str = "") -> tuple[str, list]:
+    """The kernels' source and the forward's lines computing one output; `suffix` renames
+    the kernels (each output's own)."""
+    pieces = [GRAPH_FAMILIES[k.family].render(k, values) for k in plan.kernels]
+    kernels = "".join(p.kernel for p in pieces)
+    launch = [line for p in pieces for line in p.launch]
+    for name in re.findall(r"^def (\w+)\(", kernels, re.M) if suffix else ():
+        renamed = re.compile(rf"\b{name}\b")
+        kernels = renamed.sub(name + suffix, kernels)
+        launch = [renamed.sub(name + suffix, line) for line in launch]
+    body = [f"arg{i} = float({plan.args[i]})" for i in plan.numbers] + list(plan.views)
+    body += launch + ([plan.reshape] if plan.reshape else []) + ["return out"]
+    return kernels, body
+
+
+def _render_parts(plan: Plan, values: dict[str, int]) -> tuple[str, list]:
+    """Several outputs: a method per output, which forward calls in order."""
+    kernels, methods = "", []
+    for k, part in enumerate(plan.parts):
+        text, body = _render_body(part, values, f"_o{k}")
+        kernels += text
+        methods.append((f"output{k}", body))
+    call = ", ".join(plan.args)
+    outs = ", ".join(f"self.output{k}({call})" for k in range(len(plan.parts)))
+    return kernels, [("forward", [f"return ({outs},)"]), *methods]

@@ -21,6 +21,8 @@ REDUCE_OPS = {"sum", "mean", "amax", "amin", "max", "min", "linalg_vector_norm",
 VIEW_OPS = {"view", "_unsafe_view", "reshape", "unsqueeze", "squeeze", "expand", "permute",
             "transpose", "t"}
 LOSS_REDUCTION = {0: None, 1: "mean", 2: "sum"}
+# leaves the forward binds from another leaf (source[1]): a reshape, a slice or a select
+DERIVED_LEAVES = ("reshape",)
 
 
 @dataclass(frozen=True)
@@ -80,11 +82,12 @@ class Decline:
         return f"{where}: {self.why}"
 
 
-def build_graph(trace: Trace, scalars: dict[tuple[int, float], FwdArg] | None = None
-                ) -> Graph | Decline:
-    """`scalars` marks the numbers that are forward arguments, by (node, value)."""
+def build_graph(trace: Trace, scalars: dict[tuple[int, float], FwdArg] | None = None,
+                output: Ref | None = None) -> Graph | Decline:
+    """`scalars` marks the numbers that are forward arguments, by (node, value); `output`
+    picks one of several outputs (graph_parts.py), whose graph keeps only what it reads."""
     builder = _Builder(trace, scalars or {})
-    out = trace.output
+    out = trace.output if output is None else output
     if not (isinstance(out, Ref) and out.kind == "node"):
         return Decline(-1, "", "forward does not return exactly one tensor made by an op")
     live = live_nodes(trace)
@@ -107,9 +110,26 @@ def build_graph(trace: Trace, scalars: dict[tuple[int, float], FwdArg] | None = 
     if builder.reshaped is not None:  # the kernels write the tensor before the reshape
         src, sizes = builder.reshaped
         shape = trace.nodes[out.key[0]].outs[0].shape
-        return Graph(builder.vals, src, tuple(n.op for n in trace.nodes), (sizes, shape),
-                     live.unkept)
-    return Graph(builder.vals, vid, tuple(n.op for n in trace.nodes), unkept=live.unkept)
+        vals = builder.vals if output is None else _reaching(builder.vals, src)
+        return Graph(vals, src, tuple(n.op for n in trace.nodes), (sizes, shape), live.unkept)
+    vals = builder.vals if output is None else _reaching(builder.vals, vid)
+    return Graph(vals, vid, tuple(n.op for n in trace.nodes), unkept=live.unkept)
+
+
+def _reaching(vals: dict[str, Val], root: str) -> dict[str, Val]:
+    """The values `root` reads (through operands and derived leaves' sources), in dataflow
+    order: with several outputs the others' values are no part of this output's graph."""
+    need, stack = set(), [root]
+    while stack:
+        vid = stack.pop()
+        if vid in need or vid not in vals:
+            continue
+        need.add(vid)
+        val = vals[vid]
+        stack.extend(o for o in val.operands if isinstance(o, str))
+        if val.kind == "leaf" and val.source[0] in DERIVED_LEAVES:
+            stack.append(val.source[1])
+    return {k: v for k, v in vals.items() if k in need}
 
 
 class _Builder:
