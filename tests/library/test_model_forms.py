@@ -19,6 +19,8 @@ OWN = Path(__file__).parent / "tasks"
 # twin task -> (the family label the library gives it, kernels in the candidate)
 TWINS = {
     "two_outputs": ("pointwise", 2),
+    "geglu_chunk": ("pointwise", 1), "adaln_modulate": ("pointwise", 1),
+    "shifted_labels": ("pointwise", 1),
 }
 
 
@@ -43,3 +45,10 @@ def test_each_output_is_its_own_method():
     source = generate(OWN / "two_outputs.py").source
     assert "return (self.output0(x, y), self.output1(x, y),)" in source
     assert "def pointwise_kernel_o0(" in source and "def pointwise_kernel_o1(" in source
+
+
+def test_parts_follow_the_run_time_shape():
+    source = generate(OWN / "adaln_modulate.py").source
+    assert "emb.narrow(1, emb.shape[1] // 3, emb.shape[1] * 2 // 3 - (emb.shape[1] // 3))" \
+        in source
+    assert "logits.narrow(1, 0, logits.shape[1] - 1)" in generate(OWN / "shifted_labels.py").source

@@ -119,7 +119,10 @@ def leaf_names(graph: Graph, arg_names: tuple[str, ...]) -> dict[str, tuple[str,
         kind, key = val.source[:2]
         if kind == "reshape":  # the forward binds it (generator.py), once
             base = names[key][0]  # its source leaf comes first in dataflow order
-            names[val.id] = (base, f"{base}_view")
+            taken = {host for _, host in names.values()}
+            host = next(h for h in (f"{base}_view{n or ''}" for n in range(len(names) + 1))
+                        if h not in taken)  # a second part of one leaf (graph_parts.py)
+            names[val.id] = (base if host == f"{base}_view" else host, host)
         elif kind == "input":
             name = arg_names[key]
             names[val.id] = (name + "_in" if name in RESERVED else name, name)

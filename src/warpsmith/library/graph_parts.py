@@ -1,0 +1,117 @@
+"""Parts of an input or a parameter, for graph.py: `chunk`, `split`, `unbind`, slices and
+selects of a leaf (GEGLU's two halves, adaLN's shift/scale/gate, rotate_half's halves, a
+class token). Each part is a new leaf the forward binds as a view of its source (`narrow`,
+`select`: no copy), so a kernel loads it at its strides like any input.
+
+Every start and length is written over the source's run-time shape where the trace shows
+how it follows from it (equal chunks: `x.shape[d] // 2`; a label shift: `x.shape[d] - 1`),
+so nothing shape-derived is baked into the candidate; a size that follows no such rule stays
+a literal, and a structure differing between the task's shapes is declined (generator.py).
+A part of a computed value is declined, except slices and selects, which the scan family
+places (graph_scan.py).
+"""
+
+from __future__ import annotations
+
+from . import graph_scan
+from .graph import Val, _Builder
+from .ops import Unsupported
+from .trace import Node
+
+DENOMINATORS = range(2, 9)  # x.shape[d] * p // q for the fractions a model's split writes
+SHIFTS = range(1, 9)  # x.shape[d] - c for a shift by a few positions
+
+
+def extent(value: int, length: int, d: int) -> str:
+    """`value` (0 ≤ value ≤ length) over "{h}.shape[d]", the source dim's run-time size."""
+    n = f"{{h}}.shape[{d}]"
+    if value in (0, length):
+        return n if value else "0"
+    for q in DENOMINATORS:
+        if value * q % length == 0:
+            p = value * q // length
+            return f"{n} // {q}" if p == 1 else f"{n} * {p} // {q}"
+    if length - value in SHIFTS:
+        return f"{n} - {length - value}"
+    return str(value)
+
+
+def _sizes(shape: tuple[int, ...], dim: int, length: str) -> tuple[str, ...]:
+    return tuple(length if j == dim else f"{{h}}.shape[{j}]" for j in range(len(shape)))
+
+
+def _narrowed(b: _Builder, index: int, k: int, src: str, dim: int, start: int, size: int
+              ) -> None:
+    shape, meta = b.vals[src].shape, b.trace.nodes[index].outs[k]
+    length = extent(size, shape[dim], dim) if start == 0 else \
+        _difference(extent(start + size, shape[dim], dim), extent(start, shape[dim], dim))
+    prefix = f".narrow({dim}, {extent(start, shape[dim], dim)}, {length})"
+    vid = f"v{index}" if k == 0 else f"v{index}_{k}"
+    b.put(Val(vid, meta.shape, meta.dtype, "leaf", -1,
+              source=("reshape", src, _sizes(shape, dim, length), prefix)))
+
+
+def _difference(end: str, start: str) -> str:
+    return f"{end} - ({start})" if end != "0" else "0"
+
+
+def _leaf(b: _Builder, index: int, node: Node) -> tuple[str, int] | None:
+    """The source leaf and the dim, or None when the source is a computed value."""
+    src = b.operand(index, "self", node.arg("self"))
+    if b.vals[src].kind != "leaf":
+        return None
+    return src, node.arg("dim") % max(len(b.vals[src].shape), 1)
+
+
+def _split(b: _Builder, index: int, node: Node) -> None:
+    found = _leaf(b, index, node)
+    if found is None:
+        raise Unsupported("splits a computed value (chunks and splits of an input or a "
+                          "parameter are placed, as views the forward binds)")
+    src, dim = found
+    start = 0
+    for k, meta in enumerate(node.outs):
+        _narrowed(b, index, k, src, dim, start, meta.shape[dim])
+        start += meta.shape[dim]
+
+
+def _slice(b: _Builder, index: int, node: Node) -> None:
+    found = _leaf(b, index, node)
+    if found is None or node.arg("step") != 1:
+        return graph_scan.WRITERS["slice"](b, index, node)
+    src, dim = found
+    n = b.vals[src].shape[dim]
+    start, end = (graph_scan._clamp(node.arg(k), default, n)
+                  for k, default in (("start", 0), ("end", n)))
+    _narrowed(b, index, 0, src, dim, start, max(end - start, 0))
+
+
+def _select(b: _Builder, index: int, node: Node) -> None:
+    found = _leaf(b, index, node)
+    if found is None:
+        return graph_scan.WRITERS["select"](b, index, node)
+    src, dim = found
+    _selected(b, index, 0, src, dim, node.arg("index"))
+
+
+def _selected(b: _Builder, index: int, k: int, src: str, dim: int, at: int) -> None:
+    shape, meta = b.vals[src].shape, b.trace.nodes[index].outs[k]
+    at = at % shape[dim]
+    where = str(at) if at < shape[dim] // 2 else f"{{h}}.shape[{dim}] - {shape[dim] - at}"
+    sizes = tuple(f"{{h}}.shape[{j}]" for j in range(len(shape)) if j != dim)
+    vid = f"v{index}" if k == 0 else f"v{index}_{k}"
+    b.put(Val(vid, meta.shape, meta.dtype, "leaf", -1,
+              source=("reshape", src, sizes, f".select({dim}, {where})")))
+
+
+def _unbind(b: _Builder, index: int, node: Node) -> None:
+    found = _leaf(b, index, node)
+    if found is None:
+        raise Unsupported("unbinds a computed value (an input's or a parameter's is placed)")
+    src, dim = found
+    for k in range(len(node.outs)):
+        _selected(b, index, k, src, dim, k)
+
+
+WRITERS = {"split": _split, "split_with_sizes": _split, "slice": _slice, "select": _select,
+           "unbind": _unbind}
