@@ -39,6 +39,8 @@ from .. import __version__
 from ..config import db_path
 from ..errors import UsageError
 from ..executors import Executor
+from ..rl.openrlhf import response_body
+from ..rl.scoring import Score
 from ..store import verdict_to_dict
 from ..types import Task, Verdict
 from ..verify import jail
@@ -318,15 +320,9 @@ def _openrlhf_items(body: OpenRLHFRequest) -> list[Item]:
 
 
 def openrlhf_response(results: list[ItemResult]) -> OpenRLHFResponse:
-    """OpenRLHF turns every value into a tensor: no nulls. A sample not judged (needs_gpu,
-    too_large, an error) gets reward 0, and extra_logs.judged 0 says which."""
-    flags = {"judged": [r.reward is not None for r in results],
-             "passed": [r.status == "passed" for r in results],
-             "no_code": [r.status == "no_code" for r in results],
-             "error": [r.status == "error" for r in results]}
-    return OpenRLHFResponse(rewards=[r.reward if r.reward is not None else 0.0 for r in results],
-                            scores=[float(r.status == "passed") for r in results],
-                            extra_logs={k: [float(v) for v in vs] for k, vs in flags.items()})
+    """OpenRLHF turns every value into a tensor: no nulls (rl/openrlhf.py decides how)."""
+    scores = [Score(r.task or "", r.status, r.reward, error=r.error) for r in results]
+    return OpenRLHFResponse(**response_body(scores))
 
 
 @contextlib.contextmanager
