@@ -16,14 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .scoring import Score, scorer_for
+# absolute: OpenRLHF loads this file by its path, outside the package
+from warpsmith.rl.scoring import Score, scorer_for
 
 _scorer = None
 
 
 def reward_func(queries: Sequence[str], prompts: Sequence[str] | None = None,
                 labels: Sequence[str | None] | None = None, **kwargs) -> dict:
-    from ..serve.completions import response_part
+    from warpsmith.serve.completions import response_part
 
     global _scorer
     _scorer = _scorer or scorer_for()
