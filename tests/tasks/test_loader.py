@@ -25,11 +25,11 @@ def test_kernelbench_task_builds_with_its_own_constants():
     assert inst.model(*inst.inputs).shape == (2, 8, 8, 10)
 
 
-def test_builtin_suite_has_three_levels_and_sixty_tasks():
+def test_builtin_suite_has_three_levels_the_models_suite_and_sixty_tasks():
     tasks, errors = load_suite("builtin")
     assert not errors
     levels = {t.level for t in tasks}
-    assert levels == {"level1", "level2", "level3"}
+    assert levels == {"level1", "level2", "level3", "models"}
     count = {lvl: sum(t.level == lvl for t in tasks) for lvl in levels}
     assert len(tasks) >= 60 and count["level1"] >= 30
     assert count["level2"] >= 20 and count["level3"] >= 10

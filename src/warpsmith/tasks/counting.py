@@ -36,7 +36,12 @@ PER_INPUT_ELEMENT = {
     "topk": 1, "sort": 1, "max": 1, "min": 1, "argmax": 1, "argmin": 1, "aminmax": 2,
     # pointwise, but not tagged so in torch 2.11 (found uncounted on the GPU machine)
     "leaky_relu": 1,
+    # log-sigmoid, the two products, the pos_weight product, the sum: about six a logit
+    "binary_cross_entropy_with_logits": 6,
 }
+# Accumulating scatters cost one add per element they scatter, the argument at this index
+# (index_add(self, dim, index, source), scatter_add(self, dim, index, src)).
+SCATTERED = {"index_add": 3, "scatter_add": 3, "scatter_reduce": 3, "index_reduce": 3}
 # Pooling costs one FLOP per window element: kernel area times output elements.
 POOLING = {"max_pool2d_with_indices", "avg_pool2d", "max_pool1d", "avg_pool1d",
            "max_pool3d_with_indices", "avg_pool3d", "_adaptive_avg_pool2d",
@@ -53,6 +58,7 @@ FREE = {
     "constant_pad_nd", "pad", "im2col", "col2im", "linspace", "_reshape_alias", "view_as_real",
     "view_as_complex", "movedim", "flatten", "unflatten", "set_", "masked_select", "one_hot",
     "eye", "_unsafe_index", "scatter", "index_put", "index_put_", "bucketize", "searchsorted",
+    "tril_indices", "triu_indices", "polar", "complex",
 }
 ATTENTION = {F.scaled_dot_product_attention}
 NOT_ON_META = "(the reference cannot run on the meta device"
@@ -85,6 +91,10 @@ class _Counter(TorchDispatchMode):
         elif name in PER_INPUT_ELEMENT or packet.__name__ in PER_INPUT_ELEMENT:
             key = packet.__name__ if packet.__name__ in PER_INPUT_ELEMENT else name
             self.other += PER_INPUT_ELEMENT[key] * _numel(args[0])
+        elif name in SCATTERED:
+            self.other += _numel(args[SCATTERED[name]])
+        elif name == "_embedding_bag":  # one add per looked-up element: indices × width
+            self.other += _numel(args[1]) * args[0].shape[-1]
         elif name in POOLING:
             self.other += _pool_window(args, kwargs) * _numel(out)
         elif name not in FREE and packet.__name__ not in FREE:
