@@ -10,8 +10,16 @@ from click.testing import CliRunner
 
 from warpsmith.bench.store import BenchStore, Item
 from warpsmith.cli.export import export_command
-from warpsmith.export import FORMATS, NO_PROMPT, export, load_runs, records
-from warpsmith.export.records import FAILED, PASS_REWARD, RunData, verified
+from warpsmith.export import NO_PROMPT, export, load_runs, records
+from warpsmith.export.records import (
+    FAILED,
+    PAIRS,
+    PASS_REWARD,
+    RL,
+    SFT,
+    RunData,
+    verified,
+)
 from warpsmith.search import optimize
 from warpsmith.store.runs import RunStore
 
@@ -49,12 +57,13 @@ def test_sft_holds_exactly_the_verified_attempt_and_its_reasoning(run):
     db, run_id = run
     first, fixed = RunStore(db).attempts(run_id)
     [row] = rows(run, "sft")
-    assert row["schema"] == "warpsmith.sft/1" and row["attempt_id"] == fixed.id
+    assert row["schema"] == "warpsmith.sft/2" and row["attempt_id"] == fixed.id
     assert row["source"] == fixed.source and row["source"].strip() == FIXED.strip()
     assert THOUGHT in row["reasoning"] and THOUGHT in row["response"]
     assert row["task"]["name"] == "level1/relu" and "class Model" in row["task"]["source"]
-    assert row["messages"] == fixed.prompt and row["messages"][-1]["role"] == "user"
-    assert "incorrect" in row["messages"][-1]["content"]  # it saw the first verdict
+    assert row["prompt"] == fixed.prompt and row["prompt"][-1]["role"] == "user"
+    assert row["completion"] == [{"role": "assistant", "content": fixed.response}]
+    assert "incorrect" in row["prompt"][-1]["content"]  # it saw the first verdict
     assert row["verdict"]["status"] == "passed" and row["verdict"]["device"] == "cpu"
     assert set(row["verdict"]) >= {"speedup_vs_eager", "speedup_vs_compile",
                                    "roofline_fraction", "gpu"}
@@ -62,7 +71,7 @@ def test_sft_holds_exactly_the_verified_attempt_and_its_reasoning(run):
 
 def test_rl_trajectory_has_both_turns_and_rewards_the_fix(run):
     [traj] = rows(run, "rl")
-    assert traj["schema"] == "warpsmith.rl/2"
+    assert traj["schema"] == "warpsmith.rl/3"
     broken, fixed = traj["turns"]
     assert [broken["status"], fixed["status"]] == ["incorrect", "passed"]
     assert fixed["parent_id"] == broken["attempt_id"] and broken["index"] == 0
@@ -79,10 +88,11 @@ def test_pairs_prefer_the_verified_kernel_to_the_incorrect_one(run):
     db, run_id = run
     first, fixed = RunStore(db).attempts(run_id)
     [pair] = rows(run, "pairs")
-    assert pair["schema"] == "warpsmith.pairs/1" and pair["rule"] == "failed"
-    assert pair["chosen"]["attempt_id"] == fixed.id and pair["chosen"]["status"] == "passed"
-    assert pair["rejected"]["attempt_id"] == first.id
-    assert pair["rejected"]["status"] == "incorrect"
+    assert pair["schema"] == "warpsmith.pairs/2" and pair["rule"] == "failed"
+    assert pair["chosen_info"]["attempt_id"] == fixed.id
+    assert pair["chosen_info"]["status"] == "passed"
+    assert pair["rejected_info"]["attempt_id"] == first.id
+    assert pair["rejected_info"]["status"] == "incorrect"
     assert pair["prompt"] == first.prompt  # the task's first prompt, shared by both sides
 
 
@@ -91,8 +101,8 @@ def test_nothing_unverified_is_ever_labelled_good(run):
     by_id = {a.id: a for a in RunStore(db).attempts(run_id)}
     assert all(verified(by_id[r["attempt_id"]]) for r in rows(run, "sft"))
     for pair in rows(run, "pairs"):
-        assert verified(by_id[pair["chosen"]["attempt_id"]])
-        assert pair["rejected"]["status"] in FAILED or pair["rule"] == "slower"
+        assert verified(by_id[pair["chosen_info"]["attempt_id"]])
+        assert pair["rejected_info"]["status"] in FAILED or pair["rule"] == "slower"
     for traj in rows(run, "rl"):
         assert all((t["reward"] > 0) == (t["status"] == "passed") for t in traj["turns"])
 
@@ -102,7 +112,7 @@ def test_jsonl_file_and_a_bench_of_runs(run, tmp_path):
     out = tmp_path / "sft.jsonl"
     assert export([run_id], "sft", out, db=db) == 1
     [line] = out.read_text().splitlines()
-    assert json.loads(line)["schema"] == "warpsmith.sft/1"
+    assert json.loads(line)["schema"] == "warpsmith.sft/2"
     benches = BenchStore(db)
     bench_id = benches.new_bench("builtin", "llm:refine", {"tasks": ["level1/relu"],
                                                            "samples": 1})
@@ -122,10 +132,10 @@ def test_parquet_needs_pyarrow_or_round_trips(run, tmp_path):
                                                      str(out), "--db", str(db)])
         assert result.exit_code == 2 and "pip install pyarrow" in result.output
         return
-    for fmt in FORMATS:
+    for fmt, schema in (("sft", SFT), ("rl", RL), ("pairs", PAIRS)):
         out = tmp_path / f"{fmt}.parquet"
         assert export([run_id], fmt, out, db=db) == 1
-        assert pq.read_table(out).to_pylist()[0]["schema"] == f"warpsmith.{fmt}/1"
+        assert pq.read_table(out).to_pylist()[0]["schema"] == schema
 
 
 def test_command_exit_codes(run, tmp_path):
@@ -133,7 +143,7 @@ def test_command_exit_codes(run, tmp_path):
     cli = CliRunner()
     ok = cli.invoke(export_command, [run_id, "--format", "pairs", "--db", str(db)])
     assert ok.exit_code == 0, ok.output
-    assert json.loads(ok.stdout.splitlines()[0])["schema"] == "warpsmith.pairs/1"
+    assert json.loads(ok.stdout.splitlines()[0])["schema"] == "warpsmith.pairs/2"
     for args in ([run_id, "--format", "dpo"], ["no-such-run", "--format", "sft"],
                  ["--format", "sft"], ["--bench", "no-such-bench", "--format", "rl"],
                  [run_id, "--bench", "b", "--format", "rl"]):
@@ -181,7 +191,7 @@ def test_runs_export_keeps_the_prompted_records_and_counts_the_rest(run, library
         skipped = Counter()
         got = records(fmt, runs, skipped)
         assert [r["run_id"] for r in got] == [run_id] and skipped == {NO_PROMPT: 1}, fmt
-        assert all(r["messages"] if fmt == "sft" else r["turns"][0]["messages"] for r in got)
+        assert all(r["prompt"] if fmt == "sft" else r["turns"][0]["messages"] for r in got)
     skipped = Counter()
     assert records("sft", load_runs([run_id], db=db), skipped) and not skipped
 
@@ -194,3 +204,30 @@ def test_pairs_skip_a_side_without_a_prompt(run):
     skipped = Counter()
     assert records("pairs", [data]) and records("pairs", [unprompted], skipped) == []
     assert skipped == {NO_PROMPT: 1}
+
+
+def test_each_format_loads_with_datasets_as_trl_takes_it(run, tmp_path):
+    """datasets.load_dataset("json") on each export, then TRL's own dataset helpers: the
+    conversational check and the chat template applied to a prompt-completion (SFT),
+    preference (DPO) and prompt-only (GRPO) row, with a template written here (no download)."""
+    datasets = pytest.importorskip("datasets", reason="datasets comes with the [rl] extra")
+    data_utils = pytest.importorskip("trl.data_utils", reason="TRL is the optional [rl] extra")
+    from tokenizers import Tokenizer, models
+    from transformers import PreTrainedTokenizerFast
+
+    db, run_id = run
+    tokenizer = PreTrainedTokenizerFast(tokenizer_object=Tokenizer(models.WordLevel(
+        {"[UNK]": 0}, unk_token="[UNK]")), unk_token="[UNK]")
+    tokenizer.chat_template = ("{% for m in messages %}<{{ m.role }}>{{ m.content }}\n"
+                               "{% endfor %}{% if add_generation_prompt %}<assistant>{% endif %}")
+    want = {"sft": ("prompt", "completion"), "pairs": ("prompt", "chosen", "rejected"),
+            "rl": ("prompt",)}
+    for fmt, columns in want.items():
+        export([run_id], fmt, tmp_path / f"{fmt}.jsonl", db=db)
+        row = datasets.load_dataset("json", data_files=str(tmp_path / f"{fmt}.jsonl"),
+                                    split="train")[0]
+        assert data_utils.is_conversational(row), fmt
+        text = data_utils.apply_chat_template({k: row[k] for k in columns}, tokenizer)
+        assert text["prompt"].endswith("<assistant>"), fmt
+        assert all("class ModelNew" in text[k] for k in columns[1:]), fmt
+        assert row["task"]["name"] == "level1/relu"

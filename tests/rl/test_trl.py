@@ -53,6 +53,14 @@ def test_a_missing_task_column_names_the_columns_there():
                                       trainer_state=None)
 
 
+def test_a_task_column_from_warpsmith_export_is_read_by_name():
+    scorer = Recorded({"A": Score("level1/relu", "passed", 1.0)})
+    reward = reward_function(scorer)
+    assert reward(prompts=["p"], completions=["A"],
+                  task=[{"name": "level1/relu", "source": "..."}]) == [1.0]
+    assert scorer.asked == [("level1/relu", "A")]
+
+
 def test_the_async_form_answers_the_same():
     scorer = Recorded({"A": Score("level1/relu", "passed", 1.0)})
     reward = async_reward_function(scorer)

@@ -22,7 +22,11 @@ from ..store.runs import Attempt, RunRecord
 from ..tasks.suite import resolve_task
 from ..types import Verdict
 
-SFT, RL, PAIRS = "warpsmith.sft/1", "warpsmith.rl/2", "warpsmith.pairs/1"
+# Version 2 (sft, pairs) and 3 (rl): the column names and formats TRL's trainers and
+# `datasets.load_dataset("json", ...)` take as they are: conversational "prompt" (the
+# messages the model was sent) with "completion" (SFTTrainer), "chosen"/"rejected" (DPO),
+# or alone beside the "task" column (GRPO with warpsmith.rl.trl's reward).
+SFT, RL, PAIRS = "warpsmith.sft/2", "warpsmith.rl/3", "warpsmith.pairs/2"
 NO_PROMPT = "no prompt"  # the skip reason: an attempt no model was asked for
 
 # Reward shaping (rl): the reward service's function with its defaults (serve/shaping.py), so
@@ -87,6 +91,11 @@ def _reasoning(a: Attempt) -> str | None:
     return a.reasoning or None
 
 
+def assistant(a: Attempt) -> list[dict]:
+    """The model's answer as TRL's conversational completion: one assistant message."""
+    return [{"role": "assistant", "content": a.response or ""}]
+
+
 def sft_records(runs: Iterable[RunData], skipped: Counter | None = None) -> Iterator[dict]:
     skipped = Counter() if skipped is None else skipped
     seen = set()
@@ -101,8 +110,9 @@ def sft_records(runs: Iterable[RunData], skipped: Counter | None = None) -> Iter
             seen.add(key)
             yield {"schema": SFT, "id": f"{a.run_id}/{a.id}", "run_id": a.run_id,
                    "attempt_id": a.id, "model": data.run.model,
-                   "strategy": data.run.strategy, "task": data.task, "messages": a.prompt,
-                   "response": a.response, "reasoning": _reasoning(a), "source": a.source,
+                   "strategy": data.run.strategy, "task": data.task, "prompt": a.prompt,
+                   "completion": assistant(a), "response": a.response,
+                   "reasoning": _reasoning(a), "source": a.source,
                    "verdict": verdict_summary(a.verdict)}
 
 
@@ -150,6 +160,7 @@ def rl_records(runs: Iterable[RunData], skipped: Counter | None = None) -> Itera
             yield {"schema": RL, "id": f"{data.run.id}/{path[-1].id}",
                    "run_id": data.run.id, "model": data.run.model,
                    "strategy": data.run.strategy, "task": data.task, "chain": path[0].chain,
+                   "prompt": path[0].prompt,  # what a GRPO policy is asked: the first turn's
                    "turns": [_turn(i, a) for i, a in enumerate(path)],
                    "outcome": _outcome(path)}
 
@@ -210,7 +221,8 @@ def _pair(data: RunData, chosen: Attempt, rejected: Attempt, why: str, by_id) ->
     fast, slow = _timed_speedup(chosen), rejected.verdict and _timed_speedup(rejected)
     return {"schema": PAIRS, "id": f"{chosen.run_id}/{chosen.id}>{rejected.run_id}/"
             f"{rejected.id}", "task": data.task, "prompt": _first_prompt(chosen, by_id),
-            "chosen": _side(chosen), "rejected": _side(rejected), "rule": why,
+            "chosen": assistant(chosen), "rejected": assistant(rejected),
+            "chosen_info": _side(chosen), "rejected_info": _side(rejected), "rule": why,
             "speedup_ratio": fast / slow if why == "slower" else None}
 
 

@@ -63,7 +63,12 @@ def _items(completions, columns: dict, task_column: str) -> list[tuple[str, str]
     tasks = columns[task_column]
     if len(tasks) != len(completions):
         raise UsageError(f"{len(completions)} completions but {len(tasks)} task names")
-    return [(t, completion_text(c)) for t, c in zip(tasks, completions, strict=True)]
+    return [(_name(t), completion_text(c)) for t, c in zip(tasks, completions, strict=True)]
+
+
+def _name(task) -> str:
+    # `warpsmith export`'s records hold the task as {"name", "source"}
+    return task.get("name", "") if isinstance(task, dict) else task
 
 
 # what TRL adds to the dataset's columns (GRPOTrainer._calculate_rewards)
