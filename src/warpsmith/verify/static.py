@@ -7,6 +7,10 @@ module to the places it fires. docs/verifier.md lists which exploit each rule st
 from __future__ import annotations
 
 import ast
+import codecs
+import io
+import re
+import tokenize
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -77,17 +81,58 @@ def rule(rule_id: str, severity: str):
     return register
 
 
-def scan(source: str) -> Scan:
+def scan(source: str | bytes) -> Scan:
+    """`source` as text, or as the file's bytes, decoded here exactly as Python's import
+    decodes them (its `# coding:` cookie and BOM honoured: `decode`)."""
     try:
+        source = decode(source) if isinstance(source, bytes | bytearray) else source
         tree = pyparse.parse(source)
     except SyntaxError as e:
         return Scan("none", (), syntax_error=f"line {e.lineno}: {e.msg}")
     language = detect_language(tree, source)
-    findings = []
+    findings = [Finding("source-encoding", REJECT, reason, line)
+                for line, reason in foreign_encoding(source)]
     for rule_id, (severity, fn) in RULES.items():
         for line, reason in fn(tree):
             findings.append(Finding(rule_id, severity, reason, line))
     return Scan(language, tuple(findings))
+
+
+# Python's import honours a PEP 263 cookie on either of the first two lines; a scan that reads
+# the file as UTF-8 sees another program: under `# coding: utf-7` the comment `# +AAo-import os`
+# is a newline and then code, under raw_unicode_escape `# \u000a...` is (E56). Only UTF-8 is
+# allowed, so the scan's text, the import's and Triton's own read of the source (inspect,
+# through tokenize.open) are one program. The pattern is looser than either tokenizer's (any
+# place on the line, any line break), so no cookie they honour can slip past it.
+_COOKIE = re.compile(r"coding[:=][ \t\f]*([-\w.]+)")
+
+
+def foreign_encoding(source: str) -> Iterator[tuple[int, str]]:
+    # the tokenizer's lines, and lines split at every break str knows (\r, \f, \x1c…)
+    heads = source.split("\n", 2)[:2], source.splitlines()[:2]
+    found = {line: name for lines in heads for line, text in enumerate(lines, 1)
+             for name in _COOKIE.findall(text) if _encoding(name) != "utf-8"}
+    for line, name in sorted(found.items()):
+        yield line, f"declares the source encoding {name[:40]!r}: Python would run another " \
+                    "text than the one scanned (only UTF-8 is allowed)"
+
+
+def _encoding(name: str) -> str:
+    try:
+        return codecs.lookup(name).name
+    except LookupError:
+        return f"unknown {name}"
+
+
+def decode(data: bytes) -> str:
+    """The text Python's import runs from these bytes (tokenize.detect_encoding: the cookie,
+    a UTF-8 BOM and a cookie that disagrees with it), for the scan to read the same program.
+    SyntaxError where the import would raise one."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return bytes(data).decode(encoding)
+    except (SyntaxError, LookupError, UnicodeDecodeError) as e:
+        raise SyntaxError(f"the source cannot be decoded as Python would: {e}") from e
 
 
 def detect_language(tree: ast.Module, source: str) -> str:
