@@ -1,17 +1,20 @@
-"""The baselines are timed in the trusted process between the candidate's blocks
-(baselines.py), with the worker stopped meanwhile (proctree.stopped). On the CPU: the
-schedule and the protocol; the GPU timing itself is tests/verify/test_gpu.py's."""
+"""Every implementation is timed on the trusted side's clock, the candidate's blocks and the
+baselines' interleaved (baselines.py), the worker stopped while a baseline runs
+(proctree.stopped). On the CPU: the schedule and the protocol; the GPU timing itself is
+tests/verify/test_gpu.py's."""
 
-import json
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+import torch
 
 from warpsmith.config import PROFILES, worker_environment
 from warpsmith.tasks.loader import load_task
-from warpsmith.verify.baselines import Baselines
-from warpsmith.verify.protocol import END, GO, Malformed
+from warpsmith.verify import wire
+from warpsmith.verify.baselines import OUTPUTS_LINE, Baselines
+from warpsmith.verify.child.timing import parse_go
+from warpsmith.verify.protocol import END, Malformed
 from warpsmith.verify.reference import Case, prepare
 
 BUILTIN = Path(__file__).parents[2] / "src" / "warpsmith" / "tasks" / "builtin" / "level1"
@@ -28,32 +31,70 @@ def _prepared(prof=PROFILE):
     return task, prepared
 
 
-def _block(times, extra=None):
-    calls = len(times) + 1  # the timed calls and the watched one
-    block = {"times_us": times, "probes": [{}] * calls, "own_launches": [1] * calls,
-             "guarded": {"forbidden_ops": [], "threads_started": 0, "inputs_modified": False},
-             "aliased": 0} | (extra or {})
-    return json.dumps(block).encode()
+def _is_go(reply) -> bool:
+    first = reply[0] if isinstance(reply, list) else reply
+    return first.startswith(b"go ")
 
 
-def _is_go(reply: bytes) -> bool:
-    return reply.startswith(b"go ")
+DIAG = {"own_launches": None, "guarded": {"forbidden_ops": [], "threads_started": 0,
+                                          "inputs_modified": False}, "aliased": 0,
+        "inprocess_us": 1.0}
+
+
+class _Worker:
+    """The worker's side of the timing protocol, at the frame level (child/timing.py):
+    `answer(inputs)` is what it returns for a call's inputs (relu, honestly)."""
+
+    def __init__(self, timer, answer=None, elapsed=0.001):
+        self.timer, self.elapsed = timer, elapsed
+        self.answer = answer or (lambda inputs: [torch.relu(inputs[0])])
+        self.records: list[dict] = []
+
+    def run(self) -> list:
+        reply = self.timer({"kind": "ready"}, b"", None)
+        if not _is_go(reply):
+            return [reply]
+        sets = parse_go(reply.decode())
+        assert sets["kind"] == "sets"
+        self.n, self.descs = sets["n"], wire.tensor_descs(sets)
+        replies = [self.timer({"kind": "slots"}, b"", None)]
+        while _is_go(replies[-1]):
+            replies.append(self.block(replies[-1]))
+        return replies
+
+    def block(self, reply: list):
+        record = parse_go(reply[0].decode())
+        self.records.append(record)
+        data, inputs = b"".join(bytes(c) for c in reply[1:]), []
+        for i in range(self.n):
+            size = wire.nbytes(self.descs[0])
+            inputs.append([wire.from_bytes(data, self.descs[0], i * size)])
+        assert self.timer({"kind": "block", **DIAG, "own_launches": [1] * self.n}, b"",
+                          self.elapsed) == OUTPUTS_LINE
+        outs = [self.answer(inputs[i]) for i in record["order"]]
+        descs, chunks = zip(*(wire.output_message(o) for o in outs), strict=True)
+        payload = b"".join(bytes(c) for call in chunks for c in call)
+        return self.timer({"kind": "outputs", "outputs": list(descs)}, payload, None)
 
 
 def test_each_block_times_every_implementation_once_in_an_order_drawn_per_block():
     task, prepared = _prepared()
     timer = Baselines(task, prepared, PROFILE, device="cpu")
-    replies = [timer({"kind": "ready"}, b"")]
-    while _is_go(replies[-1]):
-        replies.append(timer({"kind": "block"}, _block([5.0, 6.0, 7.0])))
+    worker = _Worker(timer, elapsed=0.002)
+    replies = worker.run()
     assert sum(map(_is_go, replies)) == PROFILE.blocks and replies[-1] == END
     timing = timer.timing({"persisting_l2_raised": 0})
     assert timing["complete"] and len(timing["clocks"]) == PROFILE.blocks
-    assert timing["times_us"]["candidate"] == [5.0, 6.0, 7.0] * PROFILE.blocks
-    assert len(timing["times_us"]["eager"]) == PROFILE.blocks * PROFILE.calls_per_block
+    # the candidate's time is the trusted side's clock per call, never the worker's word
+    assert timing["times_us"]["candidate"] == [2000.0 / worker.n] * PROFILE.blocks
+    assert timing["inprocess_us"] == [1.0 / worker.n] * PROFILE.blocks
+    assert len(timing["times_us"]["eager"]) == PROFILE.blocks
     assert all(t > 0 for t in timing["times_us"]["eager"])
     for block in range(PROFILE.blocks):  # a permutation of the implementations each time
         assert sorted(n for b, n in timer.turns if b == block) == ["candidate", "eager"]
+    for record in worker.records:  # every set once, nothing but the order and the watch
+        assert sorted(record["order"]) == list(range(worker.n))
+        assert set(record) == {"order", "watch"}
 
 
 def test_the_order_is_not_the_same_for_every_verification():
@@ -65,30 +106,49 @@ def test_the_order_is_not_the_same_for_every_verification():
 
 def test_a_block_nobody_asked_for_or_a_malformed_one_ends_the_timing():
     task, prepared = _prepared()
+    good = {"kind": "block", **DIAG}
     timer = Baselines(task, prepared, PROFILE, device="cpu")
     with pytest.raises(Malformed):
-        timer({"kind": "block"}, _block([1.0, 1.0, 1.0]))  # before `ready`
-    while not _is_go(timer({"kind": "ready"} if not timer.ready else {"kind": "block"},
-                           _block([1.0] * 3))):
-        pass
-    short = {"probes": [], "own_launches": []}  # a block that hides its calls' probes
-    for bad in (b"not json", _block([1.0]), json.dumps([1, 2]).encode(),
-                _block([1.0] * 3, short), _block([1.0] * 3, {"guarded": {}}),
-                _block([1.0] * 3, {"aliased": "none"}), _block([1.0] * 3, {"aliased": 99}),
-                b"[" * 200_000 + b"]" * 200_000):  # past json's recursion limit
+        timer(good | {"own_launches": [1]}, b"", 0.001)  # before `ready`
+    timer({"kind": "ready"}, b"", None)
+    reply = timer({"kind": "slots"}, b"", None)
+    while not _is_go(reply):  # the baselines' turns came first: the schedule ended
+        pytest.skip("no candidate block drawn")
+    n = timer.n
+    for bad in (good | {"own_launches": [1]} if n > 1 else good | {"own_launches": []},
+                good | {"own_launches": [1] * n, "guarded": {}},
+                good | {"own_launches": [1] * n, "aliased": "none"},
+                good | {"own_launches": [1] * n, "aliased": n + 1},
+                good | {"own_launches": [1] * n, "inprocess_us": "fast"}):
         with pytest.raises(Malformed):
-            timer({"kind": "block"}, bad)
+            timer(bad, b"", 0.001)
+    with pytest.raises(Malformed):  # a block frame that came before its GO was written
+        timer(good | {"own_launches": [1] * n}, b"", None)
     with pytest.raises(Malformed):
-        timer({"kind": "ready"}, b"")  # a second `ready`
+        timer({"kind": "ready"}, b"", None)  # a second `ready`
+
+
+@pytest.mark.parametrize("outputs", [b"", b"x" * 64], ids=["none", "garbage"])
+def test_outputs_that_do_not_match_their_descriptors_end_the_timing(outputs):
+    task, prepared = _prepared()
+    timer = Baselines(task, prepared, PROFILE, device="cpu")
+    worker = _Worker(timer)
+    reply = timer({"kind": "ready"}, b"", None)
+    worker.n = parse_go(reply.decode())["n"]
+    reply = timer({"kind": "slots"}, b"", None)
+    while not _is_go(reply):
+        pytest.skip("no candidate block drawn")
+    timer({"kind": "block", **DIAG, "own_launches": [1] * worker.n}, b"", 0.001)
+    descs = [[{"dtype": "float32", "shape": [1 << 20]}]] * worker.n
+    with pytest.raises(Malformed):
+        timer({"kind": "outputs", "outputs": descs}, outputs, None)
 
 
 def test_a_baseline_that_cannot_be_built_is_left_out_with_a_note_not_blamed():
     task, prepared = _prepared()
     prof = replace(PROFILE, compile_modes=("no-such-mode",))
     timer = Baselines(task, prepared, prof, device="cpu")
-    reply = timer({"kind": "ready"}, b"")
-    while _is_go(reply):
-        reply = timer({"kind": "block"}, _block([1.0] * 3))
+    _Worker(timer).run()
     timing = timer.timing({"persisting_l2_raised": 0})
     assert set(timing["times_us"]) == {"candidate", "eager"} and timing["complete"]
     assert "compile:no-such-mode" in timer.notes[0] and "not a baseline" in timer.notes[0]
@@ -106,7 +166,7 @@ def line():
     return got
 write_frame(fd, {"frame": TIMING, "kind": "ready"})
 lines = []
-while (got := line()) == GO:
+while (got := line()).startswith(b"go"):
     lines.append(got.decode().strip())
     write_frame(fd, {"frame": TIMING, "kind": "block"}, b"[1.0]")
 write_frame(fd, {"stage": "done", "lines": lines + [got.decode().strip()]})
@@ -137,13 +197,13 @@ def test_the_worker_is_stopped_while_the_trusted_side_times_and_that_time_is_not
 
     states, frames, marker = [], [], f"# job {secrets.token_hex(8)}"
 
-    def on_timing(head, payload):
+    def on_timing(head, payload, elapsed):
         frames.append(head["kind"])
         tree = [p for p in pids() if marker.encode() in _cmdline(p)]  # bwrap's and python's
         assert tree
         states.append({_state(p) for p in tree})
         time.sleep(1.5)  # a baseline's block, while the worker waits
-        return GO if len(frames) < 4 else END
+        return b"go {}\n" if len(frames) < 4 else END
 
     job, scratch = tmp_path / "job", tmp_path / "cwd"
     job.mkdir()
@@ -151,7 +211,7 @@ def test_the_worker_is_stopped_while_the_trusted_side_times_and_that_time_is_not
     out = run_worker(job, scratch, 4, worker_environment("cpu"), max_bytes=1 << 20,
                      program=("-c", WORKER + marker), on_timing=on_timing)
     assert not out.timed_out and not out.malformed, out
-    assert out.report["lines"] == ["go", "go", "go", "end"]
+    assert out.report["lines"] == ["go {}", "go {}", "go {}", "end"]
     assert frames == ["ready", "block", "block", "block"]
     assert all(s == {"T"} for s in states), states  # every process of the worker: stopped
 
@@ -214,11 +274,11 @@ def test_every_process_of_the_worker_is_stopped_while_a_baseline_is_timed(
         pytest.skip(jail.current().detail)
     marker, running = f"# job {secrets.token_hex(8)}", []
 
-    def on_timing(head, payload):
+    def on_timing(head, payload, elapsed):
         for _ in range(20):  # a baseline's block: nothing of the worker's may run meanwhile
             running.extend(_running(marker))
             time.sleep(0.01)
-        return GO if head["kind"] == "ready" else END
+        return b"go {}\n" if head["kind"] == "ready" else END
 
     job, scratch = tmp_path / "job", tmp_path / "cwd"
     job.mkdir()
@@ -235,38 +295,30 @@ def _timed_prepared():
     return task, prepare(task, [shape], PROFILE, "cpu", twin=False, timed=True)
 
 
-def _probe_for(task, prepared, seed, k):
-    """What an honest worker reports for set k when its inputs came from `seed`."""
-    from warpsmith.verify.reference import timing_case
-
-    like = [c for c in prepared.cases if c.variant == "timing"][k]
-    case = timing_case(task, prepared, seed, like, "cpu")
-    return {"case": k, "values": [t.double().tolist() for t in case.ref],
-            "shapes": case.out_shapes}
-
-
 def test_every_timed_call_gets_fresh_inputs_and_an_answer_replayed_from_others_fails():
-    """The warm-up's sets (the prepared timing seeds) are never timed: each go brings a
-    fresh seed for every call of its block, so an answer cached from the warm-up or an
-    earlier call fails the probes (E18)."""
-    from warpsmith.verify.child.timing import parse_go
+    """Every block's sets are made afresh from seeds drawn then (never the warm-up's), and the
+    values the trusted side reads from the worker's outputs are checked against the
+    reference of the inputs it handed over: an answer replayed from an earlier block's
+    inputs fails (E18)."""
     from warpsmith.verify.timing import _check_probes
 
     task, prepared = _timed_prepared()
     warm = {c.seed for c in prepared.cases if c.variant == "timing"}
     timer = Baselines(task, prepared, PROFILE, device="cpu")
-    reply, replayed = timer({"kind": "ready"}, b""), []
-    while _is_go(reply):
-        calls, _, seeds = parse_go(reply.decode())
-        assert not warm & set(seeds) and len(set(seeds)) == calls + 1
-        honest = [_probe_for(task, prepared, seed, i % len(warm))
-                  for i, seed in enumerate(seeds)]
-        replayed += [_probe_for(task, prepared, min(warm), i % len(warm))
-                     for i in range(calls + 1)]
-        reply = timer({"kind": "block"}, _block([1.0] * calls, {"probes": honest}))
+    _Worker(timer).run()
     timing = timer.timing({"persisting_l2_raised": 0})
-    assert len(timing["probes"]) == PROFILE.blocks * (PROFILE.calls_per_block + 1)
-    assert all(r.ok for r in _check_probes(timing, prepared, task, "cpu"))
-    timing["probes"] = [p | {k: q[k] for k in ("block", "call", "case")}
-                        for p, q in zip(replayed, timing["probes"], strict=True)]
-    assert not any(r.ok for r in _check_probes(timing, prepared, task, "cpu"))
+    seeds = [s for block in timing["block_seeds"] for s in block]
+    assert not warm & set(seeds) and len(set(seeds)) == len(seeds)
+    assert timing["probes"] and all(r.ok for r in _check_probes(timing, prepared, task, "cpu"))
+
+    first: list = []
+
+    def replay(inputs):  # the first block's answers, given again to every later block
+        if len(first) < timer.n:
+            first.append([torch.relu(inputs[0])])
+        return first[len(first) - 1 if len(first) < timer.n else 0]
+
+    timer = Baselines(task, prepared, PROFILE, device="cpu")
+    _Worker(timer, answer=replay).run()
+    timing = timer.timing({"persisting_l2_raised": 0})
+    assert not all(r.ok for r in _check_probes(timing, prepared, task, "cpu"))

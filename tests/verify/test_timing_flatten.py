@@ -1,14 +1,14 @@
-"""A timed call's outputs are flattened inside its timed window (verify/child/timing.py): a
-returned object whose own methods compute (a namedtuple built by make_dataclass with an
-__iter__, E41) did its work in the probe after the window, and passed faster than honest."""
+"""A timed call's outputs are flattened inside its block (verify/child/timing.py), before the
+block's frame stops the trusted side's clock: a returned object whose own methods compute (a
+namedtuple built by make_dataclass with an __iter__, E41) did its work after the window, and
+passed faster than honest."""
 
 import collections
 import time
 
 import torch
 
-from warpsmith.verify.child.timing import _Block, _probe
-from warpsmith.verify.stopwatch import Slots, flush_buffer
+from warpsmith.verify.child.timing import _Block
 
 
 class _Log:
@@ -34,37 +34,36 @@ def _late_iter(self):
     return iter((self[0],))
 
 
+def _block_of(model, sets: int = 2):
+    block = _Block(model, [[torch.randn(8)] for _ in range(sets)], gpu=False)
+    block.guards = (_Log(), _Threads(), ())
+    return block
+
+
 def test_work_done_while_the_output_is_read_is_timed(monkeypatch):
     monkeypatch.setattr(Late, "__iter__", _late_iter)
-    model = lambda x: Late(torch.relu(x))  # noqa: E731
-    pool = [(0, [torch.randn(8)])]
-    block = _Block(model, Slots(pool), flush_buffer("cpu"), {0: [[0, 1, 2]]}, gpu=False)
-    block.guards = (_Log(), _Threads(), ())
-    block.make = lambda seed: [torch.randn(8)]
-    record = block.run(2, 2, [1, 2, 3])
-    assert min(record["times_us"]) >= 50_000
-    assert all(len(p["values"]) == 1 for p in record["probes"])
+    block = _block_of(lambda x: Late(torch.relu(x)))
+    record = block.run({"order": [1, 0], "watch": 1})
+    assert record["inprocess_us"] >= 100_000  # both calls' late work inside the block
+    head, payload = block.outputs()
+    assert [len(call) for call in head["outputs"]] == [1, 1]
+    assert len(payload) == 2 * 8 * 4
 
 
-def test_a_tensor_subclass_output_is_not_probed():
-    out = [torch.nn.Parameter(torch.ones(4)), torch.zeros(4)]
-    probed = _probe(out, 0, {0: [[0], [1]]})
-    assert probed["shapes"] == [[4]]  # the subclass is left out: an output missing
-
-
-def _block_of(model):
-    pool = [(0, [torch.randn(8)])]
-    block = _Block(model, Slots(pool), flush_buffer("cpu"), {0: [[0, 1, 2]]}, gpu=False)
-    block.guards = (_Log(), _Threads(), ())
-    block.make = lambda seed: [torch.randn(8)]
-    return block
+def test_a_tensor_subclass_output_is_not_handed_over():
+    block = _block_of(lambda x: [torch.nn.Parameter(torch.ones(4)), torch.zeros(4)], sets=1)
+    block.run({"order": [0], "watch": 0})
+    head, _ = block.outputs()
+    assert head["outputs"] == [[{"dtype": "float32", "shape": [4]}]]  # the subclass left out
 
 
 def test_an_input_overwritten_and_returned_while_timed_is_counted():
     """E20 with E16: the output written into the input while timed (no allocation) passed,
     since aliasing and input writes were checked in checked calls only."""
-    record = _block_of(lambda x: x.clamp_(min=0)).run(3, 1, [1, 2, 3, 4])
+    record = _block_of(lambda x: x.clamp_(min=0), sets=4).run(
+        {"order": [3, 2, 1, 0], "watch": 1})
     assert record["aliased"] == 4
     assert record["guarded"]["inputs_modified"] is True
-    honest = _block_of(lambda x: x.clamp(min=0)).run(3, 1, [1, 2, 3, 4])
+    honest = _block_of(lambda x: x.clamp(min=0), sets=4).run(
+        {"order": [0, 1, 2, 3], "watch": 1})
     assert honest["aliased"] == 0 and honest["guarded"]["inputs_modified"] is False

@@ -1,12 +1,19 @@
-"""Eager and torch.compile timed in the trusted process, block by block between the
-candidate's, on the same GPU (issue: a candidate must not be able to slow its baselines).
+"""The timing of a verification, all on the trusted side's clock: the candidate's blocks and
+eager's and torch.compile's, interleaved in an order drawn here (SystemRandom: the worker
+cannot predict when a baseline runs).
 
-The worker times only the candidate, one block when asked (child/timing.py). The trusted
-side draws the order of every block (SystemRandom: the worker cannot predict when a
-baseline runs) and times each baseline's blocks itself while every process of the worker is
-stopped (proctree.stopped). Both sides make the same timing sets from the same seeds (fresh
-sets no checked call used) in their own memory, so nothing the candidate writes reaches a
-baseline's inputs. torch.compile's caches are the trusted process's, out of the sandbox.
+Each round draws a fresh seed per input set. For the candidate's turn the sets are written
+into the worker's buffers (through CUDA IPC on a GPU, as bytes after GO on the CPU) and GO
+starts its block: every set once, in an order drawn here; the block's time is the trusted
+side's clock from the start of GO's write to the first bytes of the worker's `block` frame
+(sandbox.Started), divided by its calls. A worker that says "done" before its work is done
+gains nothing it can keep: right after the clock stops, the trusted side reads the values of
+a secret choice of the block's calls from the worker's own output memory and checks them
+against the reference of the same inputs (timing._check_probes); on a GPU it also reads back
+those calls' input buffers. Each baseline's turn runs the same sets, made afresh in its own
+memory from the same seeds, the same way: the calls back to back, one synchronize, the
+clock around them. Every process of the worker is stopped (proctree.stopped) while a baseline
+runs; torch.compile's caches are the trusted process's, out of the sandbox.
 
 A baseline that cannot be built here (torch.compile of the task raising) is left out with a
 note, never blamed on the candidate; an out-of-memory is the verifier's limit (too_large).
@@ -15,24 +22,34 @@ note, never blamed on the candidate; an out-of-memory is the verifier's limit (t
 from __future__ import annotations
 
 import functools
+import math
 import random
+import time
 
 import torch
 
 from ..tasks.loader import tf32_policy
 from ..types import Shape, Task
+from . import ipc, wire
 from .collect import blame_if_held, others_bytes
 from .inputs import case_inputs
 from .protocol import END, Malformed, go_line, untrusted_json
 from .reference import Prepared
-from .stopwatch import Slots, clock_and_temperature, flush_buffer, timed_call, warm_up
+from .stopwatch import clock_and_temperature, synchronize, warm_up
 
 CANDIDATE = "candidate"
+BLOCK_SECONDS = 0.02  # a block's target length: the clock's fixed costs (a pipe's round
+# trip, a synchronize: tens of microseconds) stay under 1 % of it
+MAX_SETS = 512
+# On the CPU (tests of the protocol only: nothing there is a measurement) a block is short
+CPU_MAX_SETS, CPU_SET_BYTES = 8, 256 << 20
+PROBED_CALLS = 8  # per block, the calls whose outputs are read back and checked
+OUTPUTS_LINE = b"outputs\n"
 
 
 class Baselines:
-    """sandbox.run_worker's on_timing: answers each timing frame with GO or END, timing the
-    baselines' turns before it answers."""
+    """sandbox.run_worker's on_timing: answers each timing frame, timing the baselines'
+    turns and the candidate's blocks."""
 
     def __init__(self, task: Task, prepared: Prepared, prof, device: str = "cuda"):
         self.task, self.prepared, self.prof, self.device = task, prepared, prof, device
@@ -40,48 +57,62 @@ class Baselines:
         self.rng = rng = random.SystemRandom()
         self.turns = [(b, name) for b in range(prof.blocks)
                       for name in rng.sample(names, len(names))]
-        self.next_turn, self.waiting, self.ready = 0, False, False
+        self.next_turn, self.state = 0, "start"
         self.times: dict[str, list[float]] = {name: [] for name in names}
+        self.inprocess: list[float] = []  # the worker's own time per call of each block
         self.probes: list = []
         self.own_launches: list[int] = []  # per timed call, the candidate's Triton launches
         self.aliased = 0  # timed calls whose output lay in an input's memory
         self.guarded: list[dict] = []  # per block, what the watched call did (child/timing.py)
-        self.block_seeds: list[list[int]] = []  # per candidate block, a fresh set per call
-        # the timing cases, whose probe positions the calls of a block take in turn
+        self.block_seeds: list[list[int]] = []  # per candidate block, the seed of each call
         self.sets = max(1, sum(c.variant == "timing" for c in prepared.cases))
         self.clocks: list[dict] = []
         self.notes: list[str] = []  # baselines left out, and why
         self.too_large = ""  # the baselines' memory did not fit: the verifier's limit
         self.impls: dict = {}
-        # what other processes held of the GPU before the worker started (collect.py)
+        self.round_seeds: dict[int, list[int]] = {}
+        self.pending: dict | None = None  # the candidate block whose outputs are due
+        self.slots = None  # on a GPU: the worker's timing buffers, mapped
         self.others = others_bytes() if device == "cuda" else None
 
-    def __call__(self, head: dict, payload: bytes) -> bytes:
+    def __call__(self, head: dict, payload: bytes, elapsed: float | None = None):
         try:
-            return self._answer(head, payload)
+            return self._answer(head, payload, elapsed)
         except torch.OutOfMemoryError:
             self._blame_if_held()
             raise  # the plan's estimate fell short: the verifier's limit (too_large)
 
-    def _answer(self, head: dict, payload: bytes) -> bytes:
+    def _answer(self, head: dict, payload: bytes, elapsed):
         kind = head.get("kind")
-        if kind == "ready" and not self.ready:
-            self.ready = True
+        if kind == "ready" and self.state == "start":
             if not self._set_up():
                 return self._close()
-        elif kind == "block" and self.waiting:
-            self._take(payload)
-        else:
-            raise Malformed(f"a timing frame {str(kind)[:40]!r} that was not asked for")
-        return self._advance()
+            self.state = "sets"
+            return go_line(self._sets_record())
+        if kind == "slots" and self.state == "sets":
+            self._map_slots(payload)
+            self.state = "between"
+            return self._advance()
+        if kind == "block" and self.state == "block":
+            self._take_block(head, elapsed)
+            self.state = "outputs"
+            return OUTPUTS_LINE
+        if kind == "outputs" and self.state == "outputs":
+            self._take_outputs(head, payload)
+            self.state = "between"
+            self._turn_done()
+            return self._advance()
+        raise Malformed(f"a timing frame {str(kind)[:40]!r} that was not asked for")
+
+    # -- set-up -----------------------------------------------------------------------
 
     def _set_up(self) -> bool:
         name = self.prepared.timed_shape
-        shape = Shape(name, self.prepared.shapes[name]["values"])
+        self.shape = Shape(name, self.prepared.shapes[name]["values"])
         try:
-            pool = [(i, case_inputs(self.task, shape, self.device, c.seed, c.variant))
+            pool = [(i, case_inputs(self.task, self.shape, self.device, c.seed, c.variant))
                     for i, c in enumerate(self.prepared.cases) if c.variant == "timing"]
-            self.slots, self.flush = Slots(pool), flush_buffer(self.device)
+            self.sample = pool[0][1]
             eager = self.prepared.models[name]
             makers = {"eager": lambda: eager} | {_compile_name(m): functools.partial(
                 torch.compile, eager, mode=None if m == "default" else m)
@@ -89,11 +120,56 @@ class Baselines:
             with torch.no_grad(), tf32_policy(self.task):
                 for impl, make in makers.items():
                     self._warm(impl, make, pool)
+                self.n = self._set_count(eager, pool)
+            del pool
         except torch.OutOfMemoryError as e:
             self._blame_if_held()
             self.too_large = f"the baselines' timing sets did not fit in GPU memory ({e})"[:300]
             return False
         return "eager" in self.impls
+
+    def _set_count(self, eager, pool) -> int:
+        """Sets per block: enough calls for the block to last BLOCK_SECONDS at eager's pace,
+        as many as memory holds on both sides (the worker keeps every set and every output
+        of a block), at most MAX_SETS, at least one."""
+        start, calls = time.perf_counter(), 0
+        while calls < 3 or time.perf_counter() - start < 0.01:
+            eager(*pool[calls % len(pool)][1])
+            synchronize(pool[0][1])
+            calls += 1
+        per_call = (time.perf_counter() - start) / calls
+        wanted = math.ceil(BLOCK_SECONDS / max(per_call, 1e-7))
+        bytes_per_set = 2 * (_bytes(self.sample) + _bytes(eager(*self.sample))) + 1
+        if self.device == "cuda":
+            free, _ = torch.cuda.mem_get_info()
+            room = min(int(0.2 * free) // bytes_per_set, MAX_SETS)
+        else:
+            room = min(CPU_SET_BYTES // bytes_per_set, CPU_MAX_SETS)
+        return max(1, min(wanted, room))
+
+    def _sets_record(self) -> dict:
+        record = wire.parse_input_header(wire.input_header(-1, self.shape.name, self.sample)
+                                         .decode())
+        return record | {"kind": "sets", "n": self.n}
+
+    def _map_slots(self, payload: bytes) -> None:
+        if self.device != "cuda":
+            return
+        try:
+            entries = untrusted_json(payload)
+            if not isinstance(entries, list) or len(entries) != self.n:
+                raise ValueError("not one list of buffers per set")
+            self.slots = ipc.Mapped().__enter__()
+            tensors = [x for x in self.sample if isinstance(x, torch.Tensor)]
+            self.slot_views = [self._views(e, tensors) for e in entries]
+        except ValueError as e:
+            raise Malformed(f"the candidate's timing buffers cannot be used ({e})") from e
+
+    def _views(self, entries, tensors: list) -> list:
+        if not isinstance(entries, list) or len(entries) != len(tensors):
+            raise ValueError("not one buffer per tensor input")
+        return [self.slots.view(e, tuple(t.shape), t.dtype)
+                for e, t in zip(entries, tensors, strict=True)]
 
     def _blame_if_held(self) -> None:
         """A candidate whose process held memory the baselines needed gets `crashed`, not a
@@ -114,100 +190,229 @@ class Baselines:
                               f"{str(e)[:200]}; it is not a baseline of this verdict")
             self.times.pop(name, None)
 
-    def _take(self, payload: bytes) -> None:
-        try:
-            block = untrusted_json(payload)
-        except ValueError as e:
-            raise Malformed(f"a timing block that is not JSON ({e})") from e
-        problem = _block_problem(block, self.prof.calls_per_block)
-        if problem:
-            raise Malformed(f"a timing block {problem}")
-        self.times[CANDIDATE] += block["times_us"]  # types: outcome.timing_problem
-        # Which call (its seed) and which positions each probe is for: ours, never the
-        # worker's word for it (a probe per call, in order: _block_problem)
-        block_id = len(self.block_seeds) - 1
-        self.probes += [p | {"block": block_id, "call": i, "case": i % self.sets}
-                        if isinstance(p, dict) else p for i, p in enumerate(block["probes"])]
-        self.own_launches += block["own_launches"]
-        self.aliased += block["aliased"]
-        self.guarded.append(block["guarded"])
-        self.waiting = False
-        self._turn_done()
+    # -- the schedule -----------------------------------------------------------------
 
-    def _advance(self) -> bytes:
-        """Time the baselines' turns up to the candidate's next; GO for that one, END when
-        every block is done."""
+    def _advance(self):
+        """Time the baselines' turns up to the candidate's next; GO for that one (its sets
+        written first), END when every block is done."""
         with torch.no_grad(), tf32_policy(self.task):
             while self.next_turn < len(self.turns):
-                name = self.turns[self.next_turn][1]
+                block, name = self.turns[self.next_turn]
                 if name == CANDIDATE:
-                    self.waiting = True
-                    calls = self.prof.calls_per_block
-                    seeds = [self.rng.getrandbits(31) for _ in range(calls + 1)]
-                    self.block_seeds.append(seeds)
-                    return go_line(calls, self.rng.randrange(calls + 1), seeds)
+                    return self._go(block)
                 if name in self.impls:
-                    self._time_block(name)
+                    self._time_block(name, block)
                 self._turn_done()
         return self._close()
 
-    def _time_block(self, name: str) -> None:
-        for _ in range(self.prof.calls_per_block):
-            _, inputs = self.slots.next(name)
-            us, out = timed_call(self.impls[name], inputs, self.flush)
-            self.times[name].append(us)
-            del out
+    def _seeds(self, block: int) -> list[int]:
+        if block not in self.round_seeds:
+            self.round_seeds[block] = [self.rng.getrandbits(31) for _ in range(self.n)]
+        return self.round_seeds[block]
+
+    def _fresh_set(self, seed: int) -> list:
+        return case_inputs(self.task, self.shape, self.device, seed, "timing")
+
+    def _go(self, block: int):
+        seeds = self._seeds(block)
+        order = self.rng.sample(range(self.n), self.n)
+        record = {"order": order, "watch": self.rng.randrange(self.n)}
+        self.pending = {"order": order, "seeds": [seeds[i] for i in order]}
+        self.state = "block"
+        if self.device == "cuda":
+            for views, seed in zip(self.slot_views, seeds, strict=True):
+                fresh = [x for x in self._fresh_set(seed) if isinstance(x, torch.Tensor)]
+                for view, x in zip(views, fresh, strict=True):
+                    view.copy_(x)
+            torch.cuda.synchronize()
+            return go_line(record)
+        chunks = [c for seed in seeds for c in wire.input_payload(self._fresh_set(seed))]
+        return [go_line(record), *chunks]
+
+    def _time_block(self, name: str, block: int) -> None:
+        sets = [self._fresh_set(seed) for seed in self._seeds(block)]
+        order = self.rng.sample(range(self.n), self.n)
+        fn, outs = self.impls[name], []
+        synchronize(sets[0])
+        start = time.perf_counter()
+        for i in order:
+            outs.append(fn(*sets[i]))
+        synchronize(sets[0])
+        self.times[name].append((time.perf_counter() - start) * 1e6 / self.n)
+        del outs, sets
+
+    def _take_block(self, head: dict, elapsed: float | None) -> None:
+        if elapsed is None:
+            raise Malformed("a timing block that came before its GO")
+        problem = _block_problem(head, self.n)
+        if problem:
+            raise Malformed(f"a timing block {problem}")
+        self.times[CANDIDATE].append(elapsed * 1e6 / self.n)
+        self.inprocess.append(head["inprocess_us"] / self.n)
+        self.own_launches += head["own_launches"]
+        self.aliased += head["aliased"]
+        self.guarded.append(head["guarded"])
+
+    def _take_outputs(self, head: dict, payload: bytes) -> None:
+        """The values of a secret choice of the block's calls, read here from the worker's
+        outputs (and on a GPU its input buffers read back), kept as probes: checked against
+        the reference of the same seeds once the timing is over (timing._check_probes)."""
+        pending, self.pending = self.pending, None
+        block_id = len(self.block_seeds)
+        self.block_seeds.append(pending["seeds"])
+        chosen = sorted(self.rng.sample(range(self.n), min(PROBED_CALLS, self.n)))
+        timing_cases = [c for c in self.prepared.cases if c.variant == "timing"]
+        reader = None
+        try:
+            reader = _OutputReader(head, payload, self.n, self.device)
+            for call in chosen:
+                case = timing_cases[call % self.sets]
+                probe = reader.probe(call, case)
+                self.probes.append(probe | {"block": block_id, "call": call,
+                                            "case": call % self.sets})
+                if self.slot_views is not None and not self._inputs_intact(pending, call):
+                    self.guarded.append({"forbidden_ops": [], "threads_started": 0,
+                                         "inputs_modified": True})
+        except ValueError as e:
+            raise Malformed(f"the block's outputs are unreadable ({e})") from e
+        finally:
+            if reader is not None:
+                reader.close()
+
+    def _inputs_intact(self, pending: dict, call: int) -> bool:
+        views = self.slot_views[pending["order"][call]]
+        fresh = [x for x in self._fresh_set(pending["seeds"][call])
+                 if isinstance(x, torch.Tensor)]
+        return all(torch.equal(ipc.raw_bytes(v), ipc.raw_bytes(x))
+                   for v, x in zip(views, fresh, strict=True))
 
     def _turn_done(self) -> None:
         block = self.turns[self.next_turn][0]
         self.next_turn += 1
         if self.next_turn == len(self.turns) or self.turns[self.next_turn][0] != block:
             self.clocks.append(clock_and_temperature())
+            self.round_seeds.pop(block, None)
 
     def _close(self) -> bytes:
-        self.slots = self.flush = None
         self.impls = {}
+        if self.slots is not None:
+            self.slot_views = None
+            self.slots.__exit__(None, None, None)
+            self.slots = None
         if self.device == "cuda":
             torch.cuda.empty_cache()  # the timing sets' memory back before the next job
         return END
 
+    slot_views = None
+
     def timing(self, worker_timing) -> dict | None:
-        """The timing entry the verdict is made from (timing.timing_verdict checks it): the
-        candidate's samples and probes from its blocks, the baselines' from here, and the
-        worker's own count of persisting-L2 raises. None when no timing was done."""
-        if not self.ready or self.too_large:
+        """The timing entry the verdict is made from (timing.timing_verdict checks it): every
+        implementation's times on this clock, the probes read here, and the worker's own
+        diagnostics. None when no timing was done."""
+        if self.state == "start" or self.too_large:
             return None
         raised = worker_timing.get("persisting_l2_raised") \
             if isinstance(worker_timing, dict) else None
         times = {n: t for n, t in self.times.items() if t}
         return {"times_us": times, "probes": self.probes, "clocks": self.clocks,
                 "own_launches": self.own_launches, "guarded": self.guarded,
-                "aliased": self.aliased,
-                "block_seeds": self.block_seeds,
+                "aliased": self.aliased, "inprocess_us": self.inprocess,
+                "block_seeds": self.block_seeds, "calls_per_block": getattr(self, "n", 0),
                 "gpu": torch.cuda.get_device_name() if self.device == "cuda" else "cpu",
                 "persisting_l2_raised": raised, "shape": self.prepared.timed_shape,
                 "complete": self.next_turn == len(self.turns)}
 
 
-def _block_problem(block, calls: int) -> str:
-    """What is wrong with a block's structure, '' when sound: one time per timed call, and a
-    probe and a launch count for each of them and for the watched call; the watched call's
-    record. The values' types are outcome.timing_problem's to check."""
-    if not isinstance(block, dict):
-        return "that is not an object"
-    if not isinstance(block.get("times_us"), list) or len(block["times_us"]) != calls:
-        return "without one time per call"
-    if not all(isinstance(block.get(k), list) and len(block[k]) == calls + 1
-               for k in ("probes", "own_launches")):
-        return "without a probe and a launch count for every call"
+class _OutputReader:
+    """A block's outputs as the worker described them (IPC handles on a GPU, descriptors
+    and raw bytes on the CPU), read only where a probe looks."""
+
+    def __init__(self, head: dict, payload: bytes, calls: int, device: str):
+        self.device, self.mapped = device, None
+        if device == "cuda":
+            self.entries = untrusted_json(payload)
+            if not isinstance(self.entries, list) or len(self.entries) != calls:
+                raise ValueError("not one list of outputs per call")
+            self.mapped = ipc.Mapped().__enter__()
+        else:
+            self._split_cpu(head.get("outputs"), payload, calls)
+
+    def _split_cpu(self, descs, payload: bytes, calls: int) -> None:
+        if not isinstance(descs, list) or len(descs) != calls or \
+                not all(isinstance(d, list) for d in descs):
+            raise ValueError("not one list of outputs per call")
+        self.calls, offset = [], 0
+        for call in descs:
+            size = sum(wire.nbytes(d) for d in call if isinstance(d, dict))
+            if len(call) > wire.MAX_ARGS or not all(isinstance(d, dict) for d in call):
+                raise ValueError("an output descriptor is not an object")
+            self.calls.append((call, offset))
+            offset += size
+        if offset != len(payload):
+            raise ValueError(f"the descriptors claim {offset} bytes, {len(payload)} came")
+        self.payload = payload
+
+    def probe(self, call: int, case) -> dict:
+        """The call's output shapes as claimed and, for each output of the reference's shape
+        and dtype, its values at the case's probe positions."""
+        claimed = self._claimed(call)
+        values = []
+        for k, (desc, positions) in enumerate(zip(claimed, case.probes, strict=False)):
+            ref = case.ref[k]
+            if desc["shape"] != case.out_shapes[k] or wire.dtype_of(desc["dtype"]) != ref.dtype:
+                break
+            flat = self._tensor(call, k, desc).reshape(-1)
+            idx = torch.tensor(positions, device=flat.device, dtype=torch.long) % \
+                max(1, flat.numel())
+            values.append(flat[idx].double().cpu().tolist())
+        return {"values": values, "shapes": [d["shape"] for d in claimed]}
+
+    def _claimed(self, call: int) -> list[dict]:
+        descs = self.entries[call] if self.device == "cuda" else self.calls[call][0]
+        if not isinstance(descs, list) or not all(
+                isinstance(d, dict) and wire.valid_shape(d.get("shape")) and
+                wire.dtype_of(d.get("dtype")) is not None for d in descs):
+            raise ValueError("an output without a valid shape and dtype")
+        return descs
+
+    def _tensor(self, call: int, k: int, desc: dict) -> torch.Tensor:
+        dtype = wire.dtype_of(desc["dtype"])
+        if self.device == "cuda":
+            return self.mapped.view(desc, tuple(desc["shape"]), dtype)
+        descs, offset = self.calls[call]
+        offset += sum(wire.nbytes(d) for d in descs[:k])
+        return wire.from_bytes(self.payload, desc, offset)
+
+    def close(self) -> None:
+        if self.mapped is not None:
+            self.mapped.__exit__(None, None, None)
+
+
+def _block_problem(block: dict, calls: int) -> str:
+    """What is wrong with a block's diagnostics, '' when sound: a launch count per call, the
+    watched call's record, the worker's own time of the block."""
+    launches = block.get("own_launches")
+    if not isinstance(launches, list) or len(launches) != calls or \
+            not all(type(n) is int for n in launches):
+        return "without a launch count for every call"
     guarded = block.get("guarded")
     if not isinstance(guarded, dict) or not isinstance(guarded.get("forbidden_ops"), list) or \
             type(guarded.get("threads_started")) is not int or \
             type(guarded.get("inputs_modified")) is not bool:
         return "without the record of its watched call"
-    if type(block.get("aliased")) is not int or not 0 <= block["aliased"] <= calls + 1:
+    if type(block.get("aliased")) is not int or not 0 <= block["aliased"] <= calls:
         return "without its count of outputs in an input's memory"
+    us = block.get("inprocess_us")
+    if not isinstance(us, int | float) or isinstance(us, bool) or not 0 <= us < 1e12:
+        return "without the worker's own time of it"
     return ""
+
+
+def _bytes(values) -> int:
+    from torch.utils._pytree import tree_leaves
+
+    return sum(t.numel() * t.element_size() for t in tree_leaves(values)
+               if isinstance(t, torch.Tensor))
 
 
 def _compile_name(mode: str) -> str:

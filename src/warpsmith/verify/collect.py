@@ -1,52 +1,103 @@
-"""The trusted side's half of the streamed checked calls: each call's outputs read as they
-come (untrusted bytes: torch.load with weights_only on the CPU, IPC handles read only as our
-reference's shapes on a GPU), compared with that call's reference computed then, and let go;
-the bound of one frame; the peak memory of both sides."""
+"""The trusted side's half of the streamed checked calls: each call's inputs made here and
+handed over when the worker asks for them (never before), its outputs read as they come
+(untrusted bytes: raw bytes read as our reference's dtypes and shapes on the CPU, IPC handles
+mapped and read likewise on a GPU), compared with that call's reference computed then, and
+let go; the bound of one frame; the peak memory of both sides."""
 
 from __future__ import annotations
 
-import io
 import time
-import zipfile
 
 import torch
 
 from ..config import VerifyProfile
-from ..types import CaseResult, Task
-from . import ipc, memplan
+from ..types import CaseResult, Shape, Task
+from . import ipc, memplan, wire
 from .correctness import compare
-from .protocol import Malformed
+from .inputs import case_inputs
+from .protocol import ACK, NO_MORE, SLOTS, Malformed, untrusted_json
 from .reference import Prepared, checked, evaluate
 
 
 class CaseReader:
-    """sandbox.run_worker's on_case: each checked call's outputs as they come, compared with
-    that call's reference, computed now (reference.evaluate) and let go with them, so one
-    call's data is resident at a time. Returns that call's results."""
+    """sandbox.run_worker's on_case: hands each checked call's inputs over when the worker
+    asks (request), then takes that call's outputs as they come, compares them with the
+    reference computed on the same inputs and lets both go, so one call's data is resident
+    at a time. Returns that call's results."""
 
     def __init__(self, task: Task, prepared: Prepared, device: str, stages: dict):
         self.task, self.prepared, self.device, self.stages = task, prepared, device, stages
         self.calls = checked(prepared.cases)
         self.next = 0
+        self.given: list | None = None  # the inputs of the call handed over, until it returns
+        self.slots = None  # on a GPU: the worker's input buffers, mapped (ipc.Mapped)
         # what other processes held of the GPU before the worker started (a spare's context)
         self.others = others_bytes() if device == "cuda" else None
 
+    def request(self, head: dict, payload: bytes) -> bytes | list:
+        """The answer to an inputs frame (the next call's record and, on the CPU, its
+        inputs' bytes; NO_MORE after the last) or to a slots frame (the inputs written into
+        the worker's buffers, then ACK)."""
+        start = time.perf_counter()
+        try:
+            if head.get("frame") == SLOTS:
+                return self._fill(payload)
+            return self._hand_over()
+        finally:
+            self.stages["inputs"] = self.stages.get("inputs", 0.0) + \
+                time.perf_counter() - start
+
+    def _hand_over(self) -> bytes | list:
+        if self.given is not None:
+            raise Malformed("the candidate's process asked for a call's inputs before it sent "
+                            "the outputs of the last")
+        if self.next >= len(self.calls):
+            return NO_MORE
+        call = self.calls[self.next]
+        shape = Shape(call.shape, self.prepared.shapes[call.shape]["values"])
+        self.given = case_inputs(self.task, shape, self.device, call.seed, call.variant)
+        line = wire.input_header(self.next, call.shape, self.given)
+        if self.device == "cuda":
+            self.filled = False
+            return line
+        return [line, *wire.input_payload(self.given)]
+
+    def _fill(self, payload: bytes) -> bytes:
+        if self.device != "cuda" or self.given is None or self.filled:
+            raise Malformed("the candidate's process sent input buffers that were not asked for")
+        tensors = [x for x in self.given if isinstance(x, torch.Tensor)]
+        try:
+            entries = untrusted_json(payload)
+            self.slots = ipc.Mapped().__enter__()
+            ipc.write_inputs(self.slots, entries, tensors)
+        except ValueError as e:
+            raise Malformed(f"the candidate's input buffers cannot be filled ({e})") from e
+        self.filled = True
+        return ACK
+
     def __call__(self, head: dict, payload: bytes) -> tuple[CaseResult, ...]:
-        if head.get("call") != self.next or self.next >= len(self.calls):
+        if head.get("call") != self.next or self.given is None or \
+                (self.device == "cuda" and not self.filled):
             raise Malformed(f"the candidate's process sent outputs for call {head.get('call')!r}"
                             f" where call {self.next} of {len(self.calls)} was due")
         start = time.perf_counter()
         try:
-            return self._compare(self.calls[self.next], payload)
+            return self._compare(self.calls[self.next], head, payload)
         except torch.OutOfMemoryError:
             self._blame_if_held()
             raise  # the plan's estimate fell short: the verifier's limit (too_large)
         finally:
+            self._let_go()
             self.next += 1
             if self.device == "cuda":  # the worker's next call needs what we cached
                 torch.cuda.empty_cache()
             self.stages["compare"] = self.stages.get("compare", 0.0) + \
                 time.perf_counter() - start
+
+    def _let_go(self) -> None:
+        if self.slots is not None:
+            self.slots.__exit__(None, None, None)
+        self.slots, self.given = None, None
 
     def _blame_if_held(self) -> None:
         """Our out-of-memory while checking a call is the verifier's limit (too_large, never
@@ -54,73 +105,39 @@ class CaseReader:
         if self.others is not None:
             blame_if_held(self.task, self.prepared, self.others, timing_sets=0)
 
-    def _compare(self, call, payload: bytes) -> tuple[CaseResult, ...]:
-        case = evaluate(self.task, self.prepared, call, self.device)
+    def _compare(self, call, head: dict, payload: bytes) -> tuple[CaseResult, ...]:
+        modified = self._inputs_modified()
+        case = evaluate(self.task, self.prepared, call, self.device, inputs=self.given)
         if case is None:  # the reference is not finite here: this call proves nothing
             return ()
-        if self.device != "cuda" and (problem := inflates(payload)):
-            raise Malformed(problem)
-        if self.device != "cuda" and (count := storages(payload)) > len(case.ref):
-            # told from the archive's directory before anything is unpickled: tens of
-            # thousands of tiny outputs took the trusted side minutes to load, time that
-            # is not counted against the candidate's deadline
-            return (CaseResult(case.shape, case.variant, ok=False,
-                               problem=f"{count} outputs, expected {len(case.ref)}"),)
-        got = read_outputs(payload, [case.ref], self.device)
-        if got is None:
-            raise Malformed("the outputs that came back are not a list of tensors per call")
-        outs = got[0]
+        outs = self._outputs(head, payload, case.ref)
         if len(outs) != len(case.ref):
             return (CaseResult(case.shape, case.variant, ok=False,
                                problem=f"{len(outs)} outputs, expected {len(case.ref)}"),)
-        return tuple(compare(out, exact, ref, case.shape, case.variant, self.task.tolerance)
-                     for out, exact, ref in zip(outs, case.exact, case.ref, strict=True))
+        results = tuple(compare(out, exact, ref, case.shape, case.variant, self.task.tolerance)
+                        for out, exact, ref in zip(outs, case.exact, case.ref, strict=True))
+        if modified:
+            results += (CaseResult(case.shape, case.variant, ok=False, problem=(
+                "the candidate wrote into its inputs (seen in its input buffers after the "
+                "call)")),)
+        return results
 
+    def _inputs_modified(self) -> bool:
+        """On a GPU, the worker's input buffers read back after the call (the trusted side's
+        evidence); on the CPU the worker's own copy is private: its report says (a
+        diagnostic)."""
+        if self.slots is None:
+            return False
+        tensors = [x for x in self.given if isinstance(x, torch.Tensor)]
+        return not ipc.inputs_intact(self.slots, tensors)
 
-def read_outputs(outputs: bytes, refs: list[list], device: str) -> list[list] | None:
-    """The candidate's outputs, one list of tensors per call of `refs` (the reference's
-    outputs of those calls), or None when the bytes are not that. They come from the
-    candidate's process and may be hostile: torch.load with weights_only on the CPU; on a GPU,
-    IPC handles read only as our reference's shapes."""
-    try:
-        if device == "cuda":
-            return ipc.read_manifest(outputs, refs)
-        result = torch.load(io.BytesIO(outputs), weights_only=True)
-    except Exception:  # any unreadable payload is the candidate's failure, not ours
-        return None
-    got = result.get("outputs") if isinstance(result, dict) else None
-    if not isinstance(got, list) or len(got) != len(refs) or not all(
-            isinstance(o, list) and all(isinstance(t, torch.Tensor) for t in o) for o in got):
-        return None
-    return got
-
-
-def inflates(payload: bytes) -> str | None:
-    """Why an archive would grow once loaded, from the zip's directory alone, or None. The
-    worker's torch.save stores every entry as it is; a compressed one (DEFLATE: 2 MB of a
-    forged frame became 2 GiB of the trusted side's memory, E47) or one whose sizes add up
-    to more than the bytes that came is refused before anything is read."""
-    try:
-        with zipfile.ZipFile(io.BytesIO(payload)) as archive:
-            entries = archive.infolist()
-    except (zipfile.BadZipFile, ValueError, OSError):
-        return None  # no archive: torch.load says it is unreadable
-    if any(e.compress_type != zipfile.ZIP_STORED for e in entries):
-        return "the outputs came as a compressed archive (the worker never compresses)"
-    if sum(e.file_size for e in entries) > len(payload):
-        return "the outputs' archive claims more bytes than it holds"
-    return None
-
-
-def storages(payload: bytes) -> int:
-    """How many tensor storages a torch.save archive holds (its data/ entries), read from the
-    zip's directory alone; 0 when it is no archive (torch.load then says it is unreadable).
-    The worker saves each output contiguous in a storage of its own."""
-    try:
-        with zipfile.ZipFile(io.BytesIO(payload)) as archive:
-            return sum(1 for name in archive.namelist() if name.split("/")[-2:-1] == ["data"])
-    except (zipfile.BadZipFile, ValueError, OSError):
-        return 0
+    def _outputs(self, head: dict, payload: bytes, refs: list) -> list:
+        try:
+            if self.device == "cuda":
+                return ipc.read_manifest(payload, [refs])[0]
+            return wire.read_outputs(head.get("outputs"), payload, refs)
+        except ValueError as e:  # unreadable outputs are the candidate's failure, not ours
+            raise Malformed(f"the outputs that came back are unreadable ({e})") from e
 
 
 def peaks(report: dict | None, device: str) -> dict[str, float]:
@@ -136,8 +153,8 @@ def peaks(report: dict | None, device: str) -> dict[str, float]:
 
 
 def message_limit(task: Task, prepared: Prepared, device: str, prof: VerifyProfile) -> int:
-    """The bound of one frame: the report, and on the CPU one call's outputs (torch.save
-    bytes) twice over; on a GPU outputs travel as IPC handles. A flood is cut off."""
+    """The bound of one frame: the report, and on the CPU one call's outputs (raw bytes)
+    twice over; on a GPU outputs travel as IPC handles. A flood is cut off."""
     if device == "cuda":
         return 64 << 20
     try:

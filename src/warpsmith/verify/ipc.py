@@ -40,6 +40,7 @@ class Mapped:
 
     def __init__(self):
         self.open: dict[str, tuple[int, int]] = {}  # handle -> (mapped pointer, size)
+        self.written: list[torch.Tensor] = []  # the worker's input buffers, as we filled them
 
     def __enter__(self):
         torch.zeros(1, device="cuda")  # makes torch's context current on this thread
@@ -47,6 +48,7 @@ class Mapped:
 
     def __exit__(self, *exc):
         torch.cuda.synchronize()
+        self.written = []
         for ptr, _ in self.open.values():
             _driver().cuIpcCloseMemHandle(ctypes.c_uint64(ptr))
         self.open.clear()
@@ -54,18 +56,25 @@ class Mapped:
     def copy(self, entry: dict, shape: tuple[int, ...], dtype: torch.dtype) -> torch.Tensor:
         """A copy of the exported tensor read as `shape` and `dtype` (ours, not the worker's);
         ValueError when the entry does not describe that much memory inside its allocation."""
+        return self.view(entry, shape, dtype).clone()
+
+    def view(self, entry: dict, shape: tuple[int, ...], dtype: torch.dtype) -> torch.Tensor:
+        """The exported memory itself as `shape` and `dtype` (valid until exit); ValueError
+        when the entry does not describe that much memory inside its allocation."""
         nbytes = torch.Size(shape).numel() * dtype.itemsize
         if nbytes == 0:
             return torch.empty(shape, dtype=dtype, device="cuda")
+        if not isinstance(entry, dict):
+            raise ValueError("malformed IPC entry")
         handle, offset = entry.get("handle"), entry.get("offset")
-        if not isinstance(handle, str) or len(handle) != 128 or not isinstance(offset, int):
+        if not isinstance(handle, str) or len(handle) != 128 or type(offset) is not int:
             raise ValueError("malformed IPC entry")
         ptr, size = self._open(handle)
         if offset < 0 or offset + nbytes > size:
-            raise ValueError(f"the output claims bytes {offset}..{offset + nbytes} of an "
+            raise ValueError(f"the entry claims bytes {offset}..{offset + nbytes} of an "
                              f"allocation of {size}")
         raw = torch.as_tensor(_Bytes(ptr + offset, nbytes), device="cuda")
-        return raw.clone().view(dtype).reshape(shape)
+        return raw.view(dtype).reshape(shape)
 
     def _open(self, handle_hex: str) -> tuple[int, int]:
         if handle_hex not in self.open:
@@ -78,6 +87,29 @@ class Mapped:
             base, size = _range(ptr.value)
             self.open[handle_hex] = (ptr.value, size - (ptr.value - base))
         return self.open[handle_hex]
+
+
+def write_inputs(mapped: Mapped, entries, tensors: list[torch.Tensor]) -> None:
+    """Our inputs written into the worker's buffers (one IPC entry per tensor, in order),
+    finished before this returns; ValueError when the entries are not that."""
+    if not isinstance(entries, list) or len(entries) != len(tensors):
+        raise ValueError("not one buffer per tensor input")
+    mapped.written = [mapped.view(entry, tuple(t.shape), t.dtype) for entry, t in
+                      zip(entries, tensors, strict=True)]
+    for view, t in zip(mapped.written, tensors, strict=True):
+        view.copy_(t)
+    torch.cuda.synchronize()
+
+
+def inputs_intact(mapped: Mapped, tensors: list[torch.Tensor]) -> bool:
+    """Whether the worker's input buffers (as written by write_inputs, still mapped) hold
+    our inputs still, bit for bit (NaNs included)."""
+    return all(torch.equal(raw_bytes(view), raw_bytes(t))
+               for view, t in zip(mapped.written, tensors, strict=True))
+
+
+def raw_bytes(t: torch.Tensor) -> torch.Tensor:
+    return t.contiguous().reshape(-1).view(torch.uint8)
 
 
 def read_manifest(data: bytes, expected: list[list[torch.Tensor]]) -> list[list[torch.Tensor]]:

@@ -229,8 +229,7 @@ def _accounts(path: str, uid: int, tail: str) -> bytes:
 def _hidden() -> list[str]:
     """Folders that may hold the store, the user's files or other jobs, shadowed by tmpfs;
     anything under them the worker needs is bound back afterwards."""
-    paths = set(HIDDEN) | _hidden_extra | {os.getcwd(), str(config.home()),
-                                           str(config.db_path().parent)}
+    paths = set(HIDDEN) | _hidden_extra | {os.getcwd(), *map(str, config.private_folders())}
     paths = {p for p in paths if os.path.isdir(p) and not _system(p)}
     return sorted(paths, key=lambda p: (p.count("/"), p))  # parents before children
 

@@ -8,10 +8,6 @@ from ..types import Verdict
 from .protocol import signal_name
 from .sandbox import Outcome
 
-COMPILE_ERRORS = ("CompilationError", "SyntaxError", "ImportError", "ModuleNotFoundError",
-                  "NameError", "IndentationError", "CalledProcessError", "BuildError")
-
-
 REPORT_LISTS = ("kernels", "threads_started", "forbidden_ops", "inputs_modified", "aliased",
                 "bad_outputs", "poison_off", "gpu_kernels", "tampered")
 
@@ -123,42 +119,33 @@ def _is_launch(entry) -> bool:
 
 
 def _error_verdict(report: dict, base: Verdict, native: bool = False) -> Verdict:
+    """The candidate's process says it raised: its word decides nothing softer than a
+    failure of the candidate's (it may own that process and forge the report). A failed
+    import is a compile_error; anything later, an out-of-memory included, a runtime_error.
+    too_large, needs_gpu and verifier_error come only from the trusted side's own knowledge
+    (the memory plan, the device, its own exceptions: pipeline.py, offgpu.py)."""
     error = report["error"]
     stage = report["stage"]
     kind = error["type"]
     text = f"{kind} during {stage}: {error['message']}".strip()
-    status = "runtime_error"
-    if stage == "import" or any(k in kind for k in COMPILE_ERRORS):
-        status = "compile_error"
+    status = "compile_error" if stage == "import" else "runtime_error"
     if kind in ("SystemExit", "KeyboardInterrupt"):
         status = "crashed"
-    if stage == "setup" and kind in ("OutOfMemoryError", "MemoryError") or \
-            stage == "inputs" and kind == "MemoryError":  # host memory, the worker's own
-        status = "too_large"  # the worker's own job or inputs, not the candidate's call
-        text += " (the verifier's limit on this machine, not the candidate's)"
-    elif kind == "OutOfMemoryError" and not native and _within_plan(base.memory, report):
-        # inputs too: memory the candidate held from an earlier call counts (E48)
-        status = "too_large"
-        text += (f" (the candidate's process had allocated at most "
-                 f"{base.memory['candidate_peak_gib']} GiB, within the memory plan's "
-                 f"{base.memory['plan_candidate_gib']} GiB: the machine ran out, not the "
-                 "candidate)")
+    elif kind in ("OutOfMemoryError", "MemoryError"):
+        text += _memory_note(base.memory, native)
     return replace(base, status=status, reasons=(text[:1500],),
                    log_tail=(error.get("traceback") or "")[-3000:] + "\n" + base.log_tail)
 
 
-def _within_plan(memory: dict, report: dict) -> bool:
-    """Whether the candidate's process stayed within its share of the memory plan (its
-    peak as torch counts it, plus the request the allocator failed; +25% and 1 GiB for the
-    estimate's coarseness). Not asked of CUDA C++ candidates: their own cudaMalloc is not
-    counted, and an OOM they caused on purpose would otherwise be a verdict nobody is blamed
-    for. Without the worker's record of a failed request (child/integrity.OomWatch) the
-    error was raised by the candidate, not by the allocator (E48)."""
-    peak, share = memory.get("candidate_peak_gib"), memory.get("plan_candidate_gib")
-    request = report.get("oom_request_bytes")
-    if type(request) is not int or not 0 <= request < 2**50:
-        return False
-    return bool(share) and peak is not None and peak + request / 2**30 <= share * 1.25 + 1
+def _memory_note(memory: dict, native: bool) -> str:
+    """What the plan gave the candidate's process: a kernel that needs more memory than the
+    task's reference would have to say why; the plan's own shortfalls are the trusted
+    side's (its out-of-memory errors are too_large)."""
+    share = memory.get("plan_candidate_gib")
+    if not share or native:
+        return " (out of memory in the candidate's process)"
+    return (f" (out of memory in the candidate's process; the memory plan gave it about "
+            f"{share} GiB, enough for the task's reference with its inputs and outputs)")
 
 
 def timing_problem(timing, cases: list, shapes) -> str:

@@ -219,7 +219,7 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
             if timed_here(device) else None  # timed here, between the candidate's blocks
         outcome = run_worker(job_dir, scratch, prof.timeout_s, env,
                              max_bytes=collect.message_limit(task, prepared, device, prof),
-                             started=spare, job=job, secret=job_secrets(prepared),
+                             started=spare, job=job,
                              on_case=collect.CaseReader(task, prepared, device, stages),
                              on_timing=baselines)
         if when != "off" and not ahead:
@@ -256,7 +256,8 @@ def write_job(job_dir, task, candidate, device, prof, prepared: Prepared) -> byt
     """The job folder, code only: copies of the candidate and the task under code/, named
     relative to the folder, which the sandbox binds read-only (or copies into a spare's
     inbox) wherever the worker meets it. Returns what the worker reads from stdin: the job
-    record and the shapes' parameters (protocol.job_message), never a file it could keep."""
+    record and the shapes' parameters (protocol.job_message), never a file it could keep, and
+    never an input or a seed: each call's inputs are handed over when it starts."""
     code = job_dir / "code"
     code.mkdir()
     shutil.copyfile(candidate, code / "candidate.py")
@@ -264,17 +265,9 @@ def write_job(job_dir, task, candidate, device, prof, prepared: Prepared) -> byt
     job = Job(candidate="code/candidate.py", task=f"code/{Path(task.path).name}",
               device=device, timing=timed_here(device), profile=prof.name,
               timed_shape=prepared.timed_shape)
-    cases = [{"shape": c.shape, "variant": c.variant} for c in prepared.cases]
     buffer = io.BytesIO()
-    torch.save({"shapes": prepared.shapes, "cases": cases}, buffer)
+    torch.save({"shapes": prepared.shapes}, buffer)
     return job_message(job, buffer.getvalue())
-
-
-def job_secrets(prepared: Prepared) -> bytes:
-    """The seeds and probe positions, never in the job: sent on the worker's stdin when it
-    asks for them, once its candidate is imported (child/worker._secrets)."""
-    return (json.dumps({"seeds": [c.seed for c in prepared.cases],
-                        "probes": prepared.probe_positions}) + "\n").encode()
 
 
 def _correctness_verdict(base, report, results, names: set[str]) -> Verdict:

@@ -1,18 +1,20 @@
-"""What passes between the trusted process and the candidate's: the job (its record and cases
-on the worker's stdin, job_message; the code in a read-only folder), and the framed messages
-the candidate's process sends back on its result pipe. The worker asks for its seeds with a
-seeds frame once its candidate is imported; the trusted side sends them then, not before.
-Both sides import this module, so it imports nothing of warpsmith's.
+"""What passes between the trusted process and the candidate's: the job (its record and the
+shapes' parameters on the worker's stdin, job_message; the code in a read-only folder), and the
+framed messages the candidate's process sends back on its result pipe.
 
 A frame is MAGIC, then a header as UTF-8 JSON and an opaque payload, each after its length as
-a little-endian u64. The outputs are streamed: after every checked call the worker sends a
-case frame (header `{"frame": "case", "call": k}`, payload that call's outputs) and waits for
-ACK on its stdin before it frees them and goes on, so one call's outputs are resident at a
-time on either side (memplan.py). While timed, the worker sends a timing frame (`ready`, then
-one per block of its own timed calls, the times and probe values as a JSON payload) and
-waits for GO (time another block: go_line) or END on its stdin; the trusted side times the baselines
-in between (baselines.py). Its last frame is the report, with no payload. Headers and
-payloads are untrusted data: the trusted side checks every field it reads.
+a little-endian u64. Checked calls go one at a time, each started by the worker and fed by the
+trusted side: the worker sends an inputs frame; the trusted side answers with the next call's
+record (wire.input_header) and, on the CPU, the inputs' bytes, or NO_MORE. On a GPU the worker
+then allocates the inputs, sends their IPC handles in a slots frame, and the trusted side
+writes the inputs into them and answers ACK. After the call the worker sends a case frame
+(header `{"frame": "case", "call": k}` with the outputs' descriptors on the CPU, payload their
+raw bytes or, on a GPU, their IPC handles) and waits for ACK before it frees them, so one
+call's data is resident at a time on either side (memplan.py). While timed, the worker sends
+timing frames (child/timing.py) and the trusted side answers each, timing the candidate's
+blocks on its own clock from its GO to the block's frame (baselines.py). The last frame is the
+report, with no payload. Headers and payloads are untrusted data: the trusted side checks
+every field it reads, and never unpickles them.
 """
 
 from __future__ import annotations
@@ -21,25 +23,24 @@ import json
 import os
 import signal
 import struct
+import time
 from dataclasses import asdict, dataclass
 
 MAGIC = b"WSR1"
 _LENGTH = struct.Struct("<Q")
 WAIT = "wait"  # the job-folder argument of a worker started before its job (start_waiting)
 CASE = "case"  # the `frame` of a header that carries one checked call's outputs
-ACK = b"next\n"  # the trusted side has copied a case frame's outputs: the worker may go on
+ACK = b"next\n"  # the trusted side has read a case frame's outputs, or filled the slots
 TIMING = "timing"  # the `frame` of the worker's timing messages (child/timing.py)
-SEEDS = "seeds"  # the `frame` by which the worker asks for its seeds, once its candidate is in
-GO, END = b"go\n", b"end\n"  # the trusted side's answers to one: time a block, or stop
+INPUTS = "inputs"  # the `frame` by which the worker asks for the next checked call's inputs
+SLOTS = "slots"  # on a GPU: the IPC handles of the buffers the trusted side fills
+NO_MORE = b"none\n"  # the answer to an inputs frame when every checked call has been made
+GO, END = b"go\n", b"end\n"  # the trusted side's answers to a timing frame: a block, or stop
 
 
-def go_line(calls: int, guarded: int, seeds: list[int]) -> bytes:
-    """GO for one block: `calls` timed calls, and one more at position `guarded` (0..calls)
-    that runs watched like a checked call (child/timing.py), its time not kept; each of the
-    calls+1 calls gets inputs made from its own seed, so no inputs the candidate saw before
-    (in its warm-up, in an earlier call) are timed again. The trusted side draws all of it:
-    the worker cannot tell the watched call from a timed one."""
-    return f"go {calls} {guarded} {' '.join(map(str, seeds))}\n".encode()
+def go_line(record: dict) -> bytes:
+    """GO for one block (child/timing.py): `go ` and a JSON record of the block."""
+    return b"go " + json.dumps(record).encode() + b"\n"
 
 
 # Bound when this module is imported, before any candidate is: a candidate that rebinds
@@ -87,9 +88,12 @@ def read_frames(stream, limit, put) -> None:
     """Split a byte stream (a file object whose read(n) blocks until n bytes or the end)
     into frames, calling put((header bytes, payload)) for each; at the end put(None), or
     put(str) with what was wrong and the rest drained unread. A frame over limit() bytes is
-    refused from its announced lengths, before its bytes are kept."""
+    refused from its announced lengths, before its bytes are kept. Each frame is put with
+    the time its first bytes came (perf_counter): the trusted side's clock for a timed block
+    stops there, however long the rest of the frame takes."""
     while True:
         head = stream.read(12)
+        arrived = time.perf_counter()
         if not head:
             return put(None)
         max_bytes = limit()  # read once a frame starts: a spare's is set with its job
@@ -107,7 +111,7 @@ def read_frames(stream, limit, put) -> None:
         payload = stream.read(m)
         if len(payload) < m:
             return _drain(stream, put, "the result message is malformed (cut short)")
-        put((body, payload))
+        put((body, payload, arrived))
 
 
 def _drain(stream, put, why: str) -> None:

@@ -1,8 +1,7 @@
 """The trusted side of correctness: inputs from fresh random seeds, and the reference's outputs
 at high precision (`exact`) and in the task's dtype (`ref`). The expected outputs never leave
-this process; the candidate's process gets the parameters and the seeds, drawn anew each run,
-and regenerates the same inputs itself (so GPU-sized inputs never cross a process boundary).
-Knowing a seed at run time tells a candidate nothing its inputs do not.
+this process, and so do the seeds, drawn anew each run: the candidate's process gets the
+parameters with its job and each call's inputs when that call starts (collect.CaseReader).
 
 A checked call's reference is computed when the candidate's outputs for it arrive
 (`evaluate`), compared and let go, so one call's data is resident at a time whatever the
@@ -59,11 +58,14 @@ class Prepared:
     repeat_pending: bool = True  # the first evaluated call is also run twice
 
 
-def evaluate(task: Task, prepared: Prepared, case: Case, device: str) -> Case | None:
-    """A checked call's expected outputs, made now from its seed; None where the reference
-    itself is not finite for a varied input (that call proves nothing and is left out)."""
-    shape = Shape(case.shape, prepared.shapes[case.shape]["values"])
-    inputs = case_inputs(task, shape, device, case.seed, case.variant)
+def evaluate(task: Task, prepared: Prepared, case: Case, device: str,
+             inputs: list | None = None) -> Case | None:
+    """A checked call's expected outputs, on `inputs` (the ones the candidate was handed) or
+    made now from its seed; None where the reference itself is not finite for a varied input
+    (that call proves nothing and is left out)."""
+    if inputs is None:
+        shape = Shape(case.shape, prepared.shapes[case.shape]["values"])
+        inputs = case_inputs(task, shape, device, case.seed, case.variant)
     model = prepared.models[case.shape]
     done = _evaluate(task, (model, *prepared.exact_models[case.shape]), case.shape,
                      case.variant, case.seed, inputs)

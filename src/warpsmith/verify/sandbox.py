@@ -28,7 +28,7 @@ from pathlib import Path
 
 from . import jail
 from .proctree import descendants, environ_of, kill_tagged, pids, stopped  # noqa: F401
-from .protocol import ACK, CASE, SEEDS, TIMING, WAIT, Malformed, header, read_frames
+from .protocol import ACK, CASE, INPUTS, SLOTS, TIMING, WAIT, Malformed, header, read_frames
 
 LOG_TAIL_BYTES = 8192
 JOB_TAG = "WARPSMITH_JOB"
@@ -50,8 +50,8 @@ VERIFY_WORKER = ("-m", "warpsmith.verify.child.worker")
 
 def run_worker(job_dir: Path, scratch: Path, timeout_s: float, env: dict[str, str],
                max_bytes: int, on_case=None, program: tuple[str, ...] = VERIFY_WORKER,
-               started: Started | None = None, secret: bytes = b"",
-               on_timing=None, job: bytes = b"") -> Outcome:
+               started: Started | None = None, on_timing=None,
+               job: bytes = b"") -> Outcome:
     """`on_case(header, payload)` runs for each case frame (protocol.py) while the worker
     waits for its ACK (a GPU worker keeps that call's exported outputs alive until then); it
     returns what Outcome.collected keeps, or raises protocol.Malformed when the frame is not
@@ -62,17 +62,18 @@ def run_worker(job_dir: Path, scratch: Path, timeout_s: float, env: dict[str, st
     `started`: a worker already running and waiting for its job (start_waiting); it gets this
     job (and runs in its own scratch folder) and the deadline counts from now. If it is gone,
     a fresh worker is started instead. `job`: written to its stdin first (the job record,
-    protocol.job_message). `secret`: written to its stdin when it asks for it with a seeds
-    frame, once (the seeds, after the candidate's import): never before.
-    `on_timing(header, payload)` runs for each timing frame with every process of the worker
-    stopped (SIGSTOP: none of its threads runs, so none can launch work beside a baseline) and
-    returns the line the worker gets next (protocol.GO or END); its time is not the
-    worker's either."""
+    protocol.job_message). `on_case.request(header, payload)` answers the worker's inputs
+    and slots frames with the bytes it gets next (a call's inputs, NO_MORE, or ACK once the
+    slots are filled): nothing of a call exists in the worker before it asks for it.
+    `on_timing(header, payload, elapsed)` runs for each timing frame with every process of
+    the worker stopped (SIGSTOP: none of its threads runs, so none can launch work beside a
+    baseline) and returns what the worker gets next (protocol.GO and its block, or END);
+    `elapsed` is the trusted side's clock from the start of the write of its last answer to
+    the first bytes of this frame. Its time is not the worker's either."""
     if started is None or not started.send(job_dir, max_bytes):
         started = Started(program, [str(job_dir)], scratch, env, max_bytes, inbox=job_dir)
-    started.secret = secret
     if job:
-        started.tell_soon(job)
+        started.tell(job)
     try:
         return started.finish(timeout_s, on_case, on_timing)
     finally:  # an interrupt (Ctrl-C) or an error of ours still ends the worker
@@ -104,7 +105,7 @@ class Started:
             jail.give(folder, self.uid)
         env = env | {JOB_TAG: self.token}  # inherited by every descendant, found in /proc
         read_fd, write_fd = os.pipe()
-        self.secret = b""  # given when the worker asks (a seeds frame), once
+        self.last_reply: _Sent | None = None  # the last answer to a timing frame
         wrapped = jail.wrap(self.jail, [sys.executable, *program, *args, str(write_fd)],
                             writable=[scratch], uid=self.uid, keep_fds=(write_fd,),
                             readonly=[inbox])
@@ -118,6 +119,7 @@ class Started:
                 os.close(fd)
         self.tail = _Tail(self.proc.stdout)
         self.frames = _Frames(os.fdopen(read_fd, "rb"), max_bytes)
+        self.stdin = _Writer(self.proc.stdin)
 
     def send(self, job_dir: Path, max_bytes: int) -> bool:
         """Hand a waiting worker its job (a copy in its inbox); False (and the worker
@@ -129,25 +131,19 @@ class Started:
         try:
             shutil.copytree(job_dir, self.inbox, dirs_exist_ok=True)
             jail.give(self.inbox, self.uid)
-            self.proc.stdin.write(f"{self.inbox}\n".encode())
-            self.proc.stdin.flush()
         except OSError:
             self.stop()
             return False
+        self.tell(f"{self.inbox}\n".encode())
         self.start = time.perf_counter()
         return True
 
-    def tell_soon(self, data: bytes) -> None:
-        """Bytes on the worker's stdin from a thread of their own: a job of gigabytes
-        (a large model's parameters) fills the pipe until the worker reads it, and a worker
-        that never reads must not block the trusted side past the deadline."""
-        threading.Thread(target=self.tell, args=(data,), daemon=True).start()
-
-    def tell(self, data: bytes) -> None:
-        """Bytes on the worker's stdin (a pipe's buffer holds them: they are small)."""
-        with contextlib.suppress(OSError):  # a worker already gone: its outcome says so
-            self.proc.stdin.write(data)
-            self.proc.stdin.flush()
+    def tell(self, data) -> _Sent:
+        """Bytes (or a list of byte chunks) on the worker's stdin, written in order by a
+        thread of their own: a call's inputs or a job of gigabytes fill the pipe until the
+        worker reads them, and a worker that never reads must not block the trusted side
+        past the deadline."""
+        return self.stdin.put(data)
 
     def finish(self, timeout_s: float, on_case=None, on_timing=None) -> Outcome:
         """Reads frames until the report, the worker's end or the deadline."""
@@ -163,21 +159,20 @@ class Started:
             except ValueError as e:
                 malformed = str(e)
                 break
-            if head.get("frame") not in (CASE, TIMING, SEEDS):
+            if head.get("frame") not in (CASE, TIMING, INPUTS, SLOTS):
                 report = head
                 continue
             try:
                 if head["frame"] == CASE:
                     collected.append(self._on_case(on_case, head, item[1]))
-                elif head["frame"] == SEEDS:
-                    self._on_seeds()
+                elif head["frame"] == TIMING:
+                    self._on_timing(on_timing, head, item[1], item[2])
                 else:
-                    self._on_timing(on_timing, head, item[1])
+                    self._on_request(on_case, head, item[1])
             except Malformed as e:
                 malformed = str(e)
         timed_out = self.frames.timed_out
-        with contextlib.suppress(OSError):
-            self.proc.stdin.close()
+        self.stdin.close()
         if not timed_out and not malformed:  # its exit code is part of the outcome: a
             try:  # worker that died (SIGSEGV) is reaped by bubblewrap a moment after EOF
                 self.proc.wait(timeout=max(1.0, self.deadline - time.perf_counter())
@@ -219,22 +214,27 @@ class Started:
             self.deadline += time.perf_counter() - start
             self.tell(ACK)
 
-    def _on_seeds(self) -> None:
-        if not self.secret:
-            raise Malformed("the candidate's process asked for seeds it was not due")
-        secret, self.secret = self.secret, b""
-        self.tell(secret)
+    def _on_request(self, on_case, head: dict, payload: bytes) -> None:
+        if on_case is None or not hasattr(on_case, "request"):
+            raise Malformed("the candidate's process asked for inputs that were not due")
+        start = time.perf_counter()
+        try:
+            reply = on_case.request(head, payload)
+        finally:  # making the inputs is the trusted side's work, not the candidate's time
+            self.deadline += time.perf_counter() - start
+        self.tell(reply)
 
-    def _on_timing(self, on_timing, head: dict, payload: bytes) -> None:
+    def _on_timing(self, on_timing, head: dict, payload: bytes, arrived: float) -> None:
         if on_timing is None:
             raise Malformed("the candidate's process sent timing that was not asked for")
+        elapsed = self.last_reply.elapsed(arrived) if self.last_reply else None
         start, reply = time.perf_counter(), None
         try:
             with stopped(self.proc.pid, JOB_TAG, self.token):
-                reply = on_timing(head, payload)
+                reply = on_timing(head, payload, elapsed)
         finally:
             self.deadline += time.perf_counter() - start
-        self.tell(reply)
+        self.last_reply = self.tell(reply)
 
     def _returncode(self) -> int:
         """bubblewrap exits 128+N when its child died of signal N: reported as Popen would
@@ -245,13 +245,60 @@ class Started:
     def stop(self) -> None:
         """Kill it and everything it started (descendants that left its process group too;
         in the sandbox, its PID namespace dies with bubblewrap)."""
-        with contextlib.suppress(OSError):
-            self.proc.stdin.close()
+        self.stdin.close()
         _kill_group(self.proc)
         _kill_tagged(self.token)
         self.tail.thread.join(timeout=5)
         if self.own_inbox:
             shutil.rmtree(self.inbox, ignore_errors=True)
+
+
+class _Sent:
+    """One write to the worker's stdin: when its first byte went (the writer thread's
+    perf_counter), or None while it waits its turn."""
+
+    def __init__(self, data):
+        self.data, self.at = data, None
+
+    def elapsed(self, arrived: float) -> float | None:
+        """Seconds from this write's start to a frame that came at `arrived`; None when the
+        frame came first (a worker that answered before it was asked)."""
+        at = self.at
+        return arrived - at if at is not None and arrived > at else None
+
+
+class _Writer:
+    """The worker's stdin, written in order by one thread: nothing the trusted side tells
+    the worker blocks it, whatever the worker reads. Once closed, writes are dropped."""
+
+    def __init__(self, stream):
+        self.stream, self.items = stream, queue.Queue()
+        self.closed = False
+        self.thread = threading.Thread(target=self._write, daemon=True)
+        self.thread.start()
+
+    def put(self, data) -> _Sent:
+        sent = _Sent(data)
+        if not self.closed:
+            self.items.put(sent)
+        return sent
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.items.put(None)
+
+    def _write(self) -> None:
+        with contextlib.suppress(OSError, ValueError):  # a worker gone: its outcome says so
+            while (sent := self.items.get()) is not None:
+                chunks = sent.data if isinstance(sent.data, list) else [sent.data]
+                sent.at = time.perf_counter()
+                for chunk in chunks:
+                    self.stream.write(chunk)
+                self.stream.flush()
+                sent.data = None  # a call's inputs let go once written
+        with contextlib.suppress(OSError, ValueError):
+            self.stream.close()
 
 
 class _Frames:

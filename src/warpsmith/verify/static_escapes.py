@@ -274,3 +274,54 @@ def _interpreter_internals(tree):
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and node.attr == "handle":
             yield node.lineno, "reaches .handle, the Triton interpreter's NumPy backing store"
+
+
+# torch objects that switch torch-function or torch-dispatch modes off, or exclude a dispatch
+# key, for what runs inside them: `with torch.ExcludeDispatchKeyGuard(DispatchKeySet(Python))`
+# hides every ATen op from the dispatch guard, `with torch.DisableTorchFunction()` the host
+# reads of tensor data (E57). torch re-exports some under public names; matched by identity,
+# whatever the path. DispatchKey and DispatchKeySet only name keys to switch off.
+MODE_SWITCHES = (
+    "DisableTorchFunction", "DisableTorchFunctionSubclass", "ExcludeDispatchKeyGuard",
+    "_ExcludeDispatchKeyGuard", "_IncludeDispatchKeyGuard", "_ForceDispatchKeyGuard",
+    "_PreserveDispatchKeyGuard", "_SetExcludeDispatchKeyGuard", "_AutoDispatchBelowAutograd",
+    "_AutoDispatchBelowADInplaceOrView", "_DisableTorchDispatch", "_DisablePythonDispatcher",
+    "_EnablePythonDispatcher", "_EnablePreDispatch", "_EnableTorchFunction", "_DisableFuncTorch",
+    "_RestorePythonTLSSnapshot", "_dispatch_tls_set_dispatch_key_excluded",
+    "_dispatch_tls_set_dispatch_key_included", "_set_torch_function_state",
+    "_pop_torch_function_stack", "_push_on_torch_function_stack", "_pop_torch_dispatch_stack",
+    "_push_on_torch_dispatch_stack", "_set_dispatch_mode", "_unset_dispatch_mode",
+    "_set_skip_next_torch_function", "_skip_one_hop_torch_function",
+    "_disabled_torch_function_impl", "_disabled_torch_dispatch_impl", "DispatchKey",
+    "DispatchKeySet")
+MODE_SWITCH_HELPERS = ("torch.utils._python_dispatch._disable_current_modes",
+                       "torch.utils._python_dispatch._pop_mode_temporarily",
+                       "torch.overrides._pop_mode_temporarily")
+
+
+@functools.lru_cache(maxsize=1)
+def mode_switches() -> tuple[object, ...]:
+    """The switches themselves (torch._C's objects, torch's Python helpers): the static walk
+    stops at private modules, so they are taken from torch here, never from the candidate."""
+    import importlib
+
+    import torch
+
+    found = [getattr(torch._C, name) for name in MODE_SWITCHES if hasattr(torch._C, name)]
+    for path in MODE_SWITCH_HELPERS:
+        module, _, name = path.rpartition(".")
+        try:
+            owner = importlib.import_module(module)
+        except ImportError:
+            continue
+        found += [getattr(owner, name)] if hasattr(owner, name) else []
+    return tuple(found)
+
+
+@rule("mode-switch", REJECT)
+def _mode_switch(tree):
+    banned = mode_switches()
+    for line, path, obj in _resolved(tree):
+        if any(obj is b for b in banned):
+            yield line, f"uses {path}, which switches the torch-function or dispatch modes " \
+                        "(the op guard) or a dispatch key off"

@@ -1,5 +1,6 @@
-"""The Verdict's timing, on the trusted side: the candidate's samples (measured in its process,
-child/timing.py, checked by outcome.timing_problem) beside the baselines' (baselines.py)."""
+"""The Verdict's timing: every implementation's samples on the trusted side's clock
+(baselines.py), the values read from the candidate's timed outputs checked against the
+reference, and the candidate's own in-process times beside them as a diagnostic."""
 
 from __future__ import annotations
 
@@ -86,9 +87,30 @@ def timing_verdict(verdict: Verdict, baselines, report: dict, task: Task,
                                "behaves differently while it is timed",))
     cost, gpu = count_cost(task, timing["shape"]), gpu_key(timing["gpu"])
     floors = roofline_floor(cost, task, gpu), roofline_floor(cost, task, gpu, peak=True)
-    env = verdict.environment | {"clocks": timing["clocks"]}
+    env = verdict.environment | {"clocks": timing["clocks"], "clock": _clocks(timing)}
+    notes += _disagreement(env["clock"])
     return replace(verdict, environment=env, warnings=notes,
                    **timing_fields(timing, *floors))
+
+
+def _clocks(timing: dict) -> dict:
+    """The candidate's time per call on the trusted side's clock (the verdict's) beside the
+    one its own process measured (CUDA events around each block: a diagnostic)."""
+    inprocess = timing.get("inprocess_us") or []
+    return {"trusted_us": statistics.median(timing["times_us"]["candidate"]),
+            "in_process_us": statistics.median(inprocess) if inprocess else None,
+            "calls_per_block": timing.get("calls_per_block")}
+
+
+def _disagreement(clock: dict) -> tuple[str, ...]:
+    """A large gap between the two clocks is reported: the trusted one counts a pipe's round
+    trip and a synchronize per block beside the calls, so it reads a little above the
+    other; far below it means the in-process figure is not a measurement."""
+    trusted, own = clock["trusted_us"], clock["in_process_us"]
+    if not own or 0.7 <= own / trusted <= 1.0 / 0.7:
+        return ()
+    return (f"the candidate's process measured {own:.1f} us per call, the trusted side's "
+            f"clock {trusted:.1f} us: the verdict uses the trusted side's",)
 
 
 def timed_problems(timing: dict, triton: bool) -> list[tuple[str, str]]:

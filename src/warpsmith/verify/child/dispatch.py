@@ -16,8 +16,10 @@ was reached, bound or unbound, since each passes through the torch-function mode
 from __future__ import annotations
 
 import os
+import sys
 import threading
 
+import torch
 from torch.overrides import TorchFunctionMode, resolve_name
 from torch.utils._python_dispatch import TorchDispatchMode
 
@@ -48,6 +50,59 @@ _FORKS = [0]
 os.register_at_fork(after_in_parent=lambda: _FORKS.__setitem__(0, _FORKS[0] + 1))
 
 
+# torch's switches that turn the guard's modes or the Python dispatch key off for what runs
+# inside them (E57). The static scan refuses them by identity (static_escapes.mode-switch);
+# here, where the scan cannot see (an object reached at run time), each is replaced in torch's
+# namespaces by a wrapper that records a use from outside torch before the candidate's import
+# (watch_switches), and the guard checks the switched-off state itself on every op it sees.
+SWITCHES = ("ExcludeDispatchKeyGuard", "_ExcludeDispatchKeyGuard", "DisableTorchFunction",
+            "_DisableTorchDispatch", "_EnablePythonDispatcher", "_DisablePythonDispatcher",
+            "_ForceDispatchKeyGuard", "_IncludeDispatchKeyGuard", "_SetExcludeDispatchKeyGuard",
+            "_dispatch_tls_set_dispatch_key_excluded", "_set_torch_function_state",
+            "_pop_torch_function_stack", "_pop_torch_dispatch_stack", "_unset_dispatch_mode",
+            "_RestorePythonTLSSnapshot", "_EnableTorchFunction")
+_SWITCHED: list[str] = []  # uses seen, in any call or at import: each guard reports them
+_TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
+_PYTHON_KEY = torch._C.DispatchKey.Python
+_key_excluded = torch._C._dispatch_tls_is_dispatch_key_excluded
+_function_all_off = torch._C._is_torch_function_all_disabled
+
+
+def watch_switches() -> None:
+    """Before the candidate's import: a use of a switch by code outside torch (torch's own
+    custom-op and subclass paths use some) is recorded, whatever name reached it."""
+    for name in SWITCHES:
+        original = getattr(torch._C, name, None)
+        if original is None or getattr(original, "_warpsmith_watched", False):
+            continue
+        watched = _watched(name, original)
+        for owner in (torch._C, torch):
+            if getattr(owner, name, None) is original:
+                setattr(owner, name, watched)
+
+
+def _watched(name: str, original):
+    frame = sys._getframe
+
+    def switch(*args, **kwargs):
+        caller = frame(1).f_code.co_filename
+        if not caller.startswith(_TORCH_DIR):
+            _SWITCHED.append(f"torch._C.{name} (switches the op guard off), from {caller}")
+        return original(*args, **kwargs)
+
+    switch._warpsmith_watched = True
+    return switch
+
+
+def _switched_off() -> list[str]:
+    """The guard's state switched off where this code runs: the Python dispatch key excluded
+    (the dispatch mode sees no ATen op) or every torch function off (no host read is seen)."""
+    found = ["Python dispatch key excluded (the dispatch guard is blind)"] * \
+        bool(_key_excluded(_PYTHON_KEY))
+    return found + ["torch functions switched off (DisableTorchFunction)"] * \
+        bool(_function_all_off())
+
+
 class OpGuard:
     """Context manager recording forbidden ATen op names run during one forward call."""
 
@@ -59,7 +114,7 @@ class OpGuard:
         self._modes = (_FunctionMode(self), _DispatchMode(self))
 
     def __enter__(self):
-        self.forbidden.update(_outside_the_guard())
+        self.forbidden.update(_outside_the_guard() + _SWITCHED + _switched_off())
         for mode in self._modes:
             mode.__enter__()
         return self
@@ -67,11 +122,14 @@ class OpGuard:
     def __exit__(self, *exc):
         for mode in reversed(self._modes):
             mode.__exit__(*exc)
-        self.forbidden.update(_outside_the_guard())  # a fork or a thread started in forward
+        # a fork or a thread started in forward, a switch used or left on
+        self.forbidden.update(_outside_the_guard() + _SWITCHED + _switched_off())
 
     def check(self, func) -> None:
         if self.inside_allowed:
             return
+        if _function_all_off():  # ops under DisableTorchFunction: host reads unseen there
+            self.forbidden.add("torch functions switched off (DisableTorchFunction)")
         namespace, name = func.namespace, func.overloadpacket.__name__
         base = name.rstrip("_") or name
         if namespace != "aten" or base not in ALWAYS_ALLOWED and name not in ALWAYS_ALLOWED \
@@ -79,8 +137,12 @@ class OpGuard:
             self.forbidden.add(f"{namespace}.{name}")
 
     def check_function(self, qualified: str) -> None:
-        if not self.inside_allowed and qualified in HOST_ACCESS:
+        if self.inside_allowed:
+            return
+        if qualified in HOST_ACCESS:
             self.forbidden.add(f"{qualified} (tensor data on the host)")
+        if _key_excluded(_PYTHON_KEY):  # the dispatch mode cannot see what this one runs
+            self.forbidden.add(f"{qualified} with the Python dispatch key excluded")
 
 
 def _outside_the_guard() -> list[str]:

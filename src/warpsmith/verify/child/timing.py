@@ -1,144 +1,179 @@
-"""GPU timing, the candidate's side: its own calls only, a block at a time when asked.
+"""Timing, the candidate's side: it runs blocks of calls when asked; the clock is not here.
 
-After the checked calls the worker warms the candidate up on the timing sets (fresh sets no
-checked call used), sends a timing frame `ready` and waits. Each `go` on its stdin is one
-block of timed calls, answered by a timing frame with their times and the probe values;
-`end` closes. Between its blocks the trusted process times eager and torch.compile itself,
-with this process stopped (verify/baselines.py), in an order it draws: nothing here can
-slow a baseline down or tell when one runs. Outputs of timed calls are probed at secret
-positions so a kernel that changes behaviour once it is timed is caught. Its numbers are
-measurements, not verdicts: the trusted side checks them (outcome.timing_problem).
+After the checked calls the worker sends a timing frame `ready`. The trusted side answers
+with the shape of one input set and how many sets a block uses (`sets`); the worker makes
+that many buffers (on a GPU it hands their IPC handles over in a `slots` frame, and the
+trusted side writes every block's fresh inputs into them; on the CPU the bytes follow each
+GO). Each GO is one block: every set once, in the order given, one call (at a position the
+trusted side drew) watched like a checked call; then a device-wide synchronize and a `block`
+frame. The trusted side's clock runs from its GO to that frame's first bytes. It then asks
+for the block's outputs (`outputs` frame: IPC handles, or raw bytes on the CPU) and reads
+the values it checks itself. Between blocks it times eager and torch.compile with this
+process stopped (verify/baselines.py). What this side reports (its own CUDA-event time of the
+block, launches, the watched call's record) is a diagnostic, checked there.
 """
 
 from __future__ import annotations
 
 import json
+import time
 
 import torch
 from torch.utils._pytree import tree_leaves
 
-from ...types import Shape
-from .. import cudadriver
-from ..inputs import case_inputs
-from ..protocol import END, GO, TIMING
-from ..stopwatch import Slots, flush_buffer, timed_call, warm_up
+from .. import cudadriver, wire
+from ..protocol import END, TIMING
 from . import integrity
 from .dispatch import OpGuard
+from .ipc import export as _export
 
-_dumps, _equal = json.dumps, torch.equal  # bound before the candidate is imported
+_dumps = json.dumps  # bound before the candidate is imported
+OUTPUTS = "outputs"  # the trusted side's request for the last block's outputs
 
 
-def time_candidate(job: dict, models: dict, data: dict, module_task: str, channel,
-                   guards) -> dict:
-    """`channel`: (send(header, payload), read_line()) to the trusted side; `guards`: the
-    worker's (LaunchLog, _ThreadWatch). Returns what the report keeps: whether the
-    persisting-L2 limit was raised, and torch state changed."""
-    from ...config import profile
-    from ...tasks.loader import load_task, tf32_policy
+def time_candidate(job: dict, models: dict, task, channel, guards) -> dict:
+    """`channel`: (send(header, payload), read_line(), read_bytes(n)) to the trusted side;
+    `guards`: the worker's (LaunchLog, _ThreadWatch). Returns what the report keeps: whether
+    the persisting-L2 limit was raised, and torch state changed."""
+    from ...tasks.loader import tf32_policy
 
-    send, read_line = channel
-    prof, task = profile(job["profile"]), load_task(module_task)
-    # The warm-up sees only inputs the candidate was never checked on (made by the worker
-    # from their seeds just now), and every timed call fresh ones again, from the seeds its
-    # block's go brings: no call's inputs were seen before it (a replay, E18).
-    pool = [(k, c.pop("inputs")) for k, c in enumerate(
-        c for c in data["cases"] if c["variant"] == "timing")]
-    model, by_case = models[job["timed_shape"]], {int(k): v for k, v in job["probes"].items()}
-    probes = dict(enumerate(by_case[i] for i in sorted(by_case)))  # per set of a block
-    shape = Shape(job["timed_shape"], data["shapes"][job["timed_shape"]]["values"])
-    gpu = job["device"] == "cuda"  # on the CPU (tests of the protocol): no L2 to guard
-    timer = _Block(model, Slots(pool), flush_buffer(job["device"]), probes, gpu)
+    send, read_line, read_bytes = channel
+    gpu = job["device"] == "cuda"
+    send({"frame": TIMING, "kind": "ready"})
+    record = parse_go(read_line() or "")
+    if record is None or record.get("kind") != "sets":
+        raise RuntimeError("the trusted side sent no timing sets")
+    timer = _Block(models[job["timed_shape"]], _make_sets(record, job["device"]), gpu)
     timer.guards = (*guards, tuple(task.allowed_torch))
-    timer.make = lambda seed: case_inputs(task, shape, job["device"], seed, "timing")
+    send({"frame": TIMING, "kind": "slots"}, _slots_payload(timer.sets) if gpu else b"")
     with torch.no_grad(), tf32_policy(task):
-        warm_up(model, pool, prof.warmup_s)
-        del pool
-        guards[0].take()  # the warm-up's launches are no timed call's
-        send({"frame": TIMING, "kind": "ready"}, b"")
-        while (order := parse_go(line := read_line() or "")) is not None:
-            send({"frame": TIMING, "kind": "block"}, _dumps(timer.run(*order)).encode())
+        while (go := parse_go(line := read_line() or "")) is not None:
+            if not gpu:
+                _fill_from(timer.sets, read_bytes)
+            send({"frame": TIMING, "kind": "block", **timer.run(go)})
+            if read_line() != OUTPUTS:
+                raise RuntimeError("the trusted side did not ask for the block's outputs")
+            head, payload = timer.outputs()
+            send({"frame": TIMING, "kind": "outputs", **head}, payload)
+            timer.let_go()
     if line != END.decode().strip():
         raise RuntimeError("the trusted side ended the timing without its end line")
     return {"persisting_l2_raised": timer.raised, "tampered": sorted(timer.tampered)}
 
 
+def _make_sets(record: dict, device: str) -> list[list]:
+    n = record.get("n")
+    if type(n) is not int or not 1 <= n <= 4096:
+        raise RuntimeError("the trusted side's timing sets are malformed")
+    descs = wire.tensor_descs(record)
+    return [wire.build_args(record, [torch.empty(d["shape"], dtype=wire.dtype_of(d["dtype"]),
+                                                 device=device) for d in descs])
+            for _ in range(n)]
+
+
+def _slots_payload(sets: list[list]) -> bytes:
+    return _dumps([[_export(x) for x in s if isinstance(x, torch.Tensor)]
+                   for s in sets]).encode()
+
+
+def _fill_from(sets: list[list], read_bytes) -> None:
+    """On the CPU: every set's fresh bytes, in set order, after the GO line."""
+    for s in sets:
+        for x in s:
+            if isinstance(x, torch.Tensor) and x.numel():
+                data = read_bytes(x.numel() * x.element_size())
+                x.copy_(wire.from_bytes(data, wire.describe(x), 0))
+
+
 class _Block:
-    """One block of timed calls, one of them (at the position the trusted side drew)
-    watched like a checked call: the op guard, the thread watch. Its time is not kept: the
-    guard's overhead is not the candidate's. Every call's own Triton launches are counted."""
+    """One block: each set once in the trusted side's order, one call watched like a
+    checked call (op guard, thread watch, a copy of its inputs to see a write into them).
+    Every call's outputs are kept until the trusted side has read them."""
 
-    def __init__(self, model, slots: Slots, flush, probes: dict, gpu: bool):
-        self.model, self.slots, self.flush, self.probes, self.gpu = model, slots, flush, \
-            probes, gpu
+    def __init__(self, model, sets: list[list], gpu: bool):
+        self.model, self.sets, self.gpu = model, sets, gpu
         self.raised, self.tampered = 0, set()
+        self.outs: list[list] = []
 
-    def run(self, calls: int, guarded: int, seeds: list[int]) -> dict:
+    def run(self, go: dict) -> dict:
+        order, watch = go.get("order"), go.get("watch")
+        if not isinstance(order, list) or not all(
+                type(i) is int and 0 <= i < len(self.sets) for i in order):
+            raise RuntimeError("the trusted side's block is malformed")
         if self.gpu:
             cudadriver.reset_persisting_l2()
-        block = {"times_us": [], "probes": [], "own_launches": [], "guarded": {},
-                 "aliased": 0}
-        for call in range(calls + 1):
-            case, inputs = self._fresh(call, seeds[call % len(seeds)])
-            self.raised += self.gpu and _guard_persisting_l2()
-            state = integrity.knobs()
-            if call == guarded:
-                us, out = self._watched(inputs, block["guarded"])
+        state, guarded, launches = integrity.knobs(), {}, []
+        start = _clock(self.gpu)
+        for pos, i in enumerate(order):
+            if pos == watch:
+                out = self._watched(self.sets[i], guarded)
             else:
-                us, out = timed_call(self.flat, inputs, self.flush)
-                block["times_us"].append(us)
-            # outside the window: an output in an input's memory (the input overwritten and
-            # handed back: no allocation, while timed only, E20 with E16)
-            block["aliased"] += _aliases(out, inputs)
-            block["own_launches"].append(sum(own for _, own in self.guards[0].take()))
-            block["probes"].append(_probe(out, case, self.probes))
-            self.tampered.update(integrity.knobs_changed(state))
-            del out
+                out = tree_leaves(self.model(*self.sets[i]))
+            self.outs.append(out)
+            launches.append(sum(own for _, own in self.guards[0].take()))
+        inprocess_us = _elapsed_us(start, self.gpu)
         self.raised += self.gpu and _guard_persisting_l2()
-        return block
+        self.tampered.update(integrity.knobs_changed(state))
+        aliased = sum(_aliases(out, self.sets[i]) for out, i in zip(self.outs, order, strict=True))
+        return {"inprocess_us": inprocess_us, "own_launches": launches, "guarded": guarded,
+                "aliased": aliased}
 
-    def flat(self, *inputs) -> list:
-        """The call and the flattening of what it returned, both timed: a returned object
-        whose own methods compute (a namespace-built namedtuple's __iter__, E41) does its
-        work inside the timed window, not in the probe after it."""
-        return tree_leaves(self.model(*inputs))
-
-    def _fresh(self, call: int, seed: int):
-        """This call's inputs, made from its own seed (the last call's let go first), in the
-        next rotating buffer; probed at the positions of timing case `call % sets`."""
-        self.slots.refill([])
-        self.slots.refill([(call % len(self.probes), self.make(seed))])
+    def outputs(self) -> tuple[dict, bytes]:
+        """The block's outputs, per call: IPC handles on a GPU; descriptors and raw bytes on
+        the CPU. Exactly torch.Tensor, as a checked call's (worker._run_case): a subclass
+        could run code when read; one left out is an output missing, which fails there."""
+        calls = [[t for t in out if type(t) is torch.Tensor] for out in self.outs]
         if self.gpu:
-            torch.cuda.synchronize()  # made before the call's flush and events
-        return self.slots.next("candidate")
+            return {}, _dumps([[_export(t) for t in call] for call in calls]).encode()
+        messages = [wire.output_message(call) for call in calls]
+        return ({"outputs": [d for d, _ in messages]},
+                b"".join(c for _, chunks in messages for c in chunks))
 
-    def _watched(self, inputs, record: dict):
-        """The watched call, also checked for writes into its inputs (a copy of them made
-        before it: once per block, where its time is not kept anyway)."""
-        before = [x.clone() if isinstance(x, torch.Tensor) else x for x in inputs]
-        us, out = self._guarded(inputs, record)
-        record["inputs_modified"] = any(isinstance(a, torch.Tensor) and not _equal(a, b)
-                                        for a, b in zip(inputs, before, strict=True))
-        return us, out
+    def let_go(self) -> None:
+        self.outs = []
 
-    def _guarded(self, inputs, record: dict):
+    def _watched(self, inputs, record: dict) -> list:
+        """The watched call, also checked for writes into its inputs (a copy made before it:
+        its time is part of the block, a few percent of one call's at most)."""
         _, threads, allowed = self.guards
+        before = [x.clone() if isinstance(x, torch.Tensor) else x for x in inputs]
         with OpGuard(allowed) as ops, threads:
             # flattened in the call, under the guard: a container's own methods run there
-            us, out = timed_call(self.flat, inputs, self.flush)
-        record |= {"forbidden_ops": sorted(ops.forbidden), "threads_started": threads.started}
-        return us, out
+            out = tree_leaves(self.model(*inputs))
+        record |= {"forbidden_ops": sorted(ops.forbidden), "threads_started": threads.started,
+                   "inputs_modified": any(
+                       isinstance(a, torch.Tensor) and not torch.equal(a, b)
+                       for a, b in zip(inputs, before, strict=True))}
+        return out
 
 
-def parse_go(line: str) -> tuple[int, int, list[int]] | None:
-    """`go CALLS GUARDED SEED…` (protocol.go_line): how many timed calls this block makes,
-    the position of the extra watched one, a seed for each of its calls; None for anything
-    else (`end`)."""
-    parts = line.split()
-    if len(parts) < 4 or parts[0] != GO.decode().strip() or \
-            not all(p.isdigit() for p in parts[1:]):
+def parse_go(line: str) -> dict | None:
+    """`go {record}` (protocol.go_line) as its record; None for anything else (`end`)."""
+    if not line.startswith("go "):
         return None
-    calls, guarded, *seeds = map(int, parts[1:])
-    return (calls, guarded, seeds) if guarded <= calls else None
+    try:
+        record = json.loads(line[3:])
+    except ValueError:
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def _clock(gpu: bool):
+    if not gpu:
+        return time.perf_counter()
+    event = torch.cuda.Event(enable_timing=True)
+    event.record()
+    return event
+
+
+def _elapsed_us(start, gpu: bool) -> float:
+    if not gpu:
+        return (time.perf_counter() - start) * 1e6
+    torch.cuda.synchronize()  # work on side streams counts
+    end = torch.cuda.Event(enable_timing=True)
+    end.record()
+    end.synchronize()
+    return start.elapsed_time(end) * 1000.0
 
 
 def _aliases(outs: list, inputs) -> int:
@@ -154,17 +189,3 @@ def _guard_persisting_l2() -> int:
         return 0
     cudadriver.reset_persisting_l2()
     return 1
-
-
-def _probe(out, case: int, probes: dict) -> dict:
-    """Every output's shape and its values at the case's secret positions (one list of
-    positions per output the reference has; an output the candidate did not return is
-    missing here and fails on the trusted side)."""
-    # exactly torch.Tensor, as a checked call's outputs (worker._run_case): a subclass could
-    # run code when read; one is an output missing here, which fails on the trusted side
-    leaves = [t for t in out if type(t) is torch.Tensor]
-    values = []
-    for t, positions in zip(leaves, probes[case], strict=False):
-        idx = torch.tensor(positions, device=t.device, dtype=torch.long) % max(1, t.numel())
-        values.append(t.reshape(-1)[idx].double().cpu().tolist())
-    return {"case": case, "values": values, "shapes": [list(t.shape) for t in leaves]}

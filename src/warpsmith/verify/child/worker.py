@@ -1,13 +1,14 @@
 """The candidate's process: `python -m warpsmith.verify.child.worker JOB_DIR RESULT_FD`.
 
 It reads its job from stdin (the job folder holds only the candidate's and the task's code,
-read-only: nothing in it to read or to fill), imports the candidate and builds its models, and
-only then asks the trusted side for the seeds and probe positions, so neither they nor any
-input exist in this process while the candidate's import and constructor run. Each call's
-inputs are made just before it; each call's raw outputs go to the trusted side through an
-inherited pipe (a case frame, protocol.py) and are freed once it has them, then a report ends
-the messages; it leaves with os._exit so no finaliser or exit hook of the candidate's runs
-afterwards.
+read-only: nothing in it to read or to fill), imports the candidate and builds its models.
+Then it asks the trusted side for each checked call's inputs in turn and gets them only then
+(the bytes on stdin, or on a GPU written by the trusted side into buffers this process
+allocated): no seed and no later call's input is ever here. Each call's raw outputs go to the
+trusted side through an inherited pipe (a case frame, protocol.py) and are freed once it has
+them, then a report ends the messages; it leaves with os._exit so no finaliser or exit hook of
+the candidate's runs afterwards. What this process says is a diagnostic: the candidate may
+own it. The facts (inputs, outputs, time) are the trusted side's.
 It never sees the expected outputs and never decides a verdict; the trusted process does both.
 """
 
@@ -30,9 +31,7 @@ import torch
 from torch.utils._pytree import tree_leaves
 
 from ...tasks.loader import load_task, tf32_policy
-from ...types import Shape
-from .. import protocol
-from ..inputs import case_inputs
+from .. import protocol, wire
 from ..protocol import WAIT
 from . import autotune, codewatch, integrity
 from .dispatch import OpGuard
@@ -44,7 +43,7 @@ from .models import own_sizes, set_sizes
 
 # Bound before the candidate is imported: a candidate that rebinds json.dumps, torch.save or
 # torch.equal does not change what the worker calls (protocol.py binds its own likewise).
-_dumps, _save, _equal, _write_frame = json.dumps, torch.save, torch.equal, protocol.write_frame
+_dumps, _equal, _write_frame = json.dumps, torch.equal, protocol.write_frame
 _OOMS = integrity.OomWatch()  # what the allocator itself failed: too_large needs it (E48)
 
 
@@ -120,18 +119,6 @@ def _more() -> bool:
     return bool(chunk)
 
 
-def _secrets(fd: int) -> dict:
-    """The seeds of every call and the timed calls' probe positions, asked for (a `seeds`
-    frame) once the candidate is imported and its models are built: the trusted side sends
-    them only then, so nothing of them is in this process, its stdin, on disk or in the job
-    while its import runs."""
-    _write_frame(fd, {"frame": protocol.SEEDS})
-    line = _stdin_line()
-    if line is None:
-        raise RuntimeError("the trusted side sent no seeds")
-    return json.loads(line)
-
-
 def _read_job(job_path: Path) -> dict:
     """The job record and its cases (protocol.job_message) from stdin; the code they name
     lies in the job folder."""
@@ -150,7 +137,6 @@ def _read_job(job_path: Path) -> dict:
 def run(job: dict, report: dict, fd: int) -> None:
     device, data = torch.device(job["device"]), job["data"]
     task = load_task(job["task"])
-    shapes = {name: Shape(name, spec["values"]) for name, spec in data["shapes"].items()}
     if device.type == "cpu":
         _not_dumpable()
     _OOMS.install(device)
@@ -172,13 +158,9 @@ def run(job: dict, report: dict, fd: int) -> None:
     for name, spec in data["shapes"].items():  # (offgpu.cuda_required, E54)
         set_sizes(module, sizes[name])
         models[name], report["built"] = _make_model(module, spec, device), len(models) + 1
-    report["stage"] = "inputs"  # only now: no input exists while the candidate imports
-    secret = _secrets(fd)
-    job["probes"] = secret["probes"]
-    seeds = secret["seeds"]
+    report["stage"] = "inputs"
     start = time.perf_counter()
-    _checked_calls(task, shapes, (module, models, sizes), (log, task, threads),
-                   (job, report, fd, seeds))
+    _checked_calls((module, models, sizes), (log, task, threads), (job, report, fd))
     report["stage_seconds"]["correctness"] = time.perf_counter() - start
     report["autotune_unrun"] = autotune.unrun()
     report["tampered"] += integrity.changed(watched)
@@ -188,40 +170,71 @@ def run(job: dict, report: dict, fd: int) -> None:
 
         report["stage"] = "timing"
         start = time.perf_counter()
-        for i, case in enumerate(data["cases"]):  # fresh sets no checked call saw
-            if case["variant"] == "timing":
-                case["inputs"] = case_inputs(task, shapes[case["shape"]], job["device"],
-                                             seeds[i], case["variant"])
         torch.use_deterministic_algorithms(False)  # no NaN fills inside timed calls
         set_sizes(module, sizes[job["timed_shape"]])
-        channel = (lambda head, payload: _write_frame(fd, head, payload), _stdin_line)
-        report["timing"] = time_candidate(job, models, data, job["task"], channel,
-                                          (log, threads))
+        channel = (lambda head, payload=b"": _write_frame(fd, head, payload), _stdin_line,
+                   _stdin_bytes)
+        report["timing"] = time_candidate(job, models, task, channel, (log, threads))
         report["tampered"] += integrity.changed(watched) + report["timing"].pop("tampered", [])
         report["stage_seconds"]["timing"] = time.perf_counter() - start
 
 
-def _checked_calls(task, shapes: dict, built: tuple, guards, context) -> None:
-    """Every call but the timed ones, in the job's order, each of them checked: its inputs
-    are made just before it and freed after it, and its outputs go to the trusted side before
-    the next call (one set resident: memplan.py)."""
-    job, report, fd, seeds = context
+def _checked_calls(built: tuple, guards, context) -> None:
+    """Every checked call, in the order and number the trusted side chooses: the worker asks
+    for the next call's inputs (an inputs frame) and gets them then, never before; its
+    outputs go to the trusted side before it asks again (one set resident: memplan.py).
+    No seed, and no input of a later call, is ever in this process."""
+    job, report, fd = context
     (module, models, sizes), device, made, call = built, torch.device(job["device"]), 0.0, 0
-    for i, case in enumerate(job["data"]["cases"]):
-        if case["variant"] == "timing":
-            continue
+    while True:
         report["stage"], clock = "inputs", time.perf_counter()
-        case["inputs"] = case_inputs(task, shapes[case["shape"]], job["device"], seeds[i],
-                                     case["variant"])
+        given = next_inputs(fd, device)
         made += time.perf_counter() - clock
+        if given is None:
+            break
+        shape, inputs = given
         report["stage"] = "forward"
-        set_sizes(module, sizes[case["shape"]])
-        out = _run_case(models[case["shape"]], case, i, guards, report, device)
-        del case["inputs"]
+        set_sizes(module, sizes[shape])
+        out = _run_case(models[shape], inputs, call, guards, report, device)
         _send_case(fd, call, out, device.type == "cuda")
         call += 1
-        del out
+        del out, inputs
     report["stage_seconds"]["inputs"] = made
+
+
+def next_inputs(fd: int, device: torch.device):
+    """(shape, inputs) of the next checked call, or None when there is none: asked for
+    with an inputs frame. On the CPU the tensors' bytes follow the call's record on stdin;
+    on a GPU this process allocates them, hands their IPC handles over (a slots frame) and
+    the trusted side writes the inputs into them before its ACK."""
+    _write_frame(fd, {"frame": protocol.INPUTS})
+    line = _stdin_line()
+    if line is None:
+        raise RuntimeError("the trusted side sent no inputs")
+    if line == protocol.NO_MORE.decode().strip():
+        return None
+    record = wire.parse_input_header(line)
+    return record["shape"], receive_tensors(fd, record, device)
+
+
+def receive_tensors(fd: int, record: dict, device: torch.device) -> list:
+    """The arguments a record describes: read from stdin on the CPU; on a GPU allocated
+    here, their handles sent (a slots frame) and filled by the trusted side before its ACK."""
+    descs = wire.tensor_descs(record)
+    if device.type == "cuda":
+        tensors = [torch.empty(d["shape"], dtype=wire.dtype_of(d["dtype"]), device=device)
+                   for d in descs]
+        _write_frame(fd, {"frame": protocol.SLOTS},
+                     _dumps([_export(t) for t in tensors]).encode())
+        if _stdin_line() != protocol.ACK.decode().strip():
+            raise RuntimeError("the trusted side did not fill the inputs")
+    else:
+        data = _stdin_bytes(sum(wire.nbytes(d) for d in descs))
+        tensors, offset = [], 0
+        for d in descs:
+            tensors.append(wire.from_bytes(data, d, offset))
+            offset += wire.nbytes(d)
+    return wire.build_args(record, tensors)
 
 
 def _warm_guard(device: str) -> None:
@@ -259,9 +272,8 @@ def _import_candidate(path: str):
     return module
 
 
-def _run_case(model, case: dict, index: int, guards, report: dict, device):
+def _run_case(model, inputs: list, index: int, guards, report: dict, device):
     log, task, threads = guards
-    inputs = case["inputs"]
     before = [x.clone() if isinstance(x, torch.Tensor) else x for x in inputs]
     _poison_fresh_memory()
     log.take()
@@ -346,16 +358,17 @@ class _ThreadWatch:
 
 
 def _send_case(fd: int, call: int, outs: list, gpu: bool) -> None:
-    """One checked call's outputs as a case frame (protocol.py): torch.save bytes, or on a GPU
-    a JSON list of IPC handles (ipc.py) kept alive until the trusted side's ACK says it has
-    copied them; they are freed after that."""
-    buffer = io.BytesIO()
+    """One checked call's outputs as a case frame (protocol.py): their descriptors and raw
+    bytes (wire.py), or on a GPU a JSON list of IPC handles (ipc.py) kept alive, with the
+    call's inputs, until the trusted side's ACK says it has read them; freed after that."""
     if gpu:
         torch.cuda.synchronize()
-        buffer.write(_dumps([[_export(t) for t in outs]]).encode())
-    else:  # one call's outputs, in the form of a list of calls (pipeline.read_outputs)
-        _save({"outputs": [outs]}, buffer)
-    _write_frame(fd, {"frame": protocol.CASE, "call": call}, buffer.getbuffer())
+        _write_frame(fd, {"frame": protocol.CASE, "call": call},
+                     _dumps([[_export(t) for t in outs]]).encode())
+    else:
+        descs, chunks = wire.output_message(outs)
+        _write_frame(fd, {"frame": protocol.CASE, "call": call, "outputs": descs},
+                     b"".join(chunks))
     if _stdin_line() != protocol.ACK.decode().strip():
         raise RuntimeError("the trusted side did not take the outputs of a call")
 
