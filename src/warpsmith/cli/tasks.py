@@ -74,7 +74,7 @@ def show_task(task: str, gpu: str, as_json: bool, no_source: bool, no_check: boo
     from ..tasks.admission import admission_warnings
     from ..tasks.describe import task_details
 
-    loaded = resolve_task(task)
+    loaded = resolve_task(_bare_name(task))
     details = task_details(loaded, gpu)
     if not no_check:
         details["warnings"] = admission_warnings(loaded)
@@ -84,16 +84,34 @@ def show_task(task: str, gpu: str, as_json: bool, no_source: bool, no_check: boo
     out = output.console()
     out.print(f"[bold]{output.plain(loaded.title)}[/bold]  {output.plain(loaded.description)}")
     stored = f" (stored as {loaded.name})" if loaded.name != loaded.title else ""
-    out.print(f"{output.plain(loaded.path)}{stored}\ndtype {loaded.dtype}"
+    out.print(f"{output.plain(loaded.path)}{stored}\n{_precision_line(loaded, details)}"
               f"{' (TF32 allowed)' if loaded.allow_tf32 else ''}", highlight=False)
     if not no_source and out.is_terminal:
         out.print(Syntax(loaded.source, "python", line_numbers=False))
     elif not no_source:  # Syntax pads every line to the console's width: a pipe gets it plain
         output.echo(loaded.source.rstrip("\n"))
     out.print(_shapes_table(details))
+    for c in details["conversions"]:
+        out.print(f"[yellow]converted[/yellow] {output.plain(c)}", highlight=False)
     for w in details.get("warnings", []):
         out.print(f"[yellow]warning[/yellow] {output.plain(w)}", highlight=False)
     return 0
+
+
+def _bare_name(task: str) -> str:
+    """A bare built-in name (relu), as `bench --tasks` takes it: the one level that has it
+    (level1/relu); several levels having it is a usage error that lists them."""
+    from pathlib import Path
+
+    from ..errors import UsageError
+    from ..tasks.suite import BUILTIN
+
+    if not task.replace("_", "").isalnum() or Path(task).exists():
+        return task
+    found = sorted(f"{p.parent.name}/{p.stem}" for p in BUILTIN.glob(f"*/{task}.py"))
+    if len(found) > 1:
+        raise UsageError(f"task {task} is in several levels: give one of {', '.join(found)}")
+    return found[0] if found else task
 
 
 def _print_table(suite: str, tasks, warnings: dict | None = None) -> None:
@@ -112,13 +130,22 @@ def _print_table(suite: str, tasks, warnings: dict | None = None) -> None:
     output.console().print(table)
 
 
+def _precision_line(task, details: dict) -> str:
+    if details["precision"] == "as written":
+        return (f"dtype {task.dtype}, each input, parameter and buffer in the dtype its file "
+                "gives it (below)")
+    return f"dtype {task.dtype}: the file's DTYPE casts every floating tensor to it"
+
+
 def _shapes_table(details: dict) -> Table:
     table = Table(title=f"cost per call, floor on {details['gpu']}", title_justify="left")
-    for col in ("shape", "inputs", "GFLOP", "MB moved", "floor µs", "bound"):
+    for col in ("shape", "inputs", "parameters, buffers", "GFLOP", "MB moved", "floor µs",
+                "bound"):
         table.add_column(col, overflow="fold")
     for s in details["shapes"]:
         floor = f"{s['floor_us']:.3g}" if s["floor_us"] is not None else \
             "not countable: " + ", ".join(s["uncounted_ops"])
-        table.add_row(s["name"], "\n".join(s["inputs"]), f"{s['flops'] / 1e9:.4g}",
+        table.add_row(s["name"], "\n".join(s["inputs"]), "\n".join(s["held"]) or "-",
+                      f"{s['flops'] / 1e9:.4g}",
                       f"{s['bytes'] / 1e6:.4g}", floor, s["floor_bound"] or "-")
     return table

@@ -1,4 +1,13 @@
-"""Load KernelBench-format task files and build a task's model and inputs for one shape."""
+"""Load KernelBench-format task files and build a task's model and inputs for one shape.
+
+Precision: a task means what its file says. Every input, parameter and buffer keeps the dtype
+the file gives it (bf16, fp16, a bf16 activation beside an fp32 residual, a complex64 buffer,
+integer indices), unless the file declares warpsmith's own `DTYPE`, which casts every floating
+tensor to it. A KernelBench suite keeps KernelBench's semantics this way: its files make
+float32 tensors and leave precision to the harness, whose default is float32. The decision
+rests on the file alone, so the candidate's process, which loads a copy of the file, makes
+the same inputs as the trusted side.
+"""
 
 from __future__ import annotations
 
@@ -19,6 +28,7 @@ from ..errors import TaskError
 from ..types import Shape, Task
 
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
+FLOATING = {"float64": torch.float64} | DTYPES  # what a file may make, widest first
 REQUIRED = ("Model", "get_inputs", "get_init_inputs")
 MODES = ("train", "eval")  # MODE's values; without it a model runs as constructed (KernelBench)
 _module_ids = itertools.count()
@@ -64,8 +74,12 @@ def import_task_module(path: Path) -> ModuleType:
         pyparse.parse(path.read_text(), filename=str(path))
     except SyntaxError as e:
         raise TaskError(path, f"syntax error on line {e.lineno}: {e.msg}") from None
-    except (UnicodeDecodeError, OSError) as e:
-        raise TaskError(path, f"cannot read: {e}") from None
+    except UnicodeDecodeError as e:
+        raise TaskError(path, f"not Python source (not UTF-8 text: byte {e.start} is "
+                              f"{e.object[e.start]:#04x}); give the .py file defining Model"
+                        ) from None
+    except OSError as e:
+        raise TaskError(path, f"cannot read: {e.strerror or e}") from None
     module_name = f"warpsmith_task_{next(_module_ids)}"
     spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(spec)
@@ -110,7 +124,7 @@ def build(task: Task, shape: str | Shape, device: str | torch.device = "cpu",
     with _building(task, shape):
         model, init_inputs, mode = _model(task, module, device, seed)
         with torch.device(device):
-            inputs = [_cast_floating(x, DTYPES[task.dtype]) for x in module.get_inputs()]
+            inputs = [_cast_floating(x, cast_dtype(module)) for x in module.get_inputs()]
     return Instance(model=model, inputs=inputs, init_inputs=init_inputs, mode=mode)
 
 
@@ -129,7 +143,7 @@ def _model(task: Task, module: ModuleType, device, seed: int) -> tuple:
     torch.manual_seed(seed)
     with torch.device(device):
         init_inputs = list(module.get_init_inputs())
-        model = apply_mode(_cast_floating(module.Model(*init_inputs), DTYPES[task.dtype]), mode)
+        model = apply_mode(_cast_floating(module.Model(*init_inputs), cast_dtype(module)), mode)
     return model, init_inputs, mode
 
 
@@ -158,10 +172,28 @@ def make_inputs(task: Task, shape: str | Shape, device: str | torch.device = "cp
     torch.manual_seed(seed)
     try:
         with torch.device(device):
-            return [_cast_floating(x, DTYPES[task.dtype]) for x in module.get_inputs()]
+            return [_cast_floating(x, cast_dtype(module)) for x in module.get_inputs()]
     except Exception as e:
         raise TaskError(task.path, f"get_inputs() for shape {shape.name!r} raised "
                         f"{type(e).__name__}: {e}") from None
+
+
+def conversions(task: Task, shape: str | Shape) -> list[str]:
+    """Every tensor whose dtype the task changes from the one its file gives it: only a
+    declared DTYPE does (a constructor that cannot run on meta: its inputs alone)."""
+    module, shape = _shaped_module(task, shape)
+    cast = cast_dtype(module)
+    if cast is None:
+        return []
+    with torch.random.fork_rng(devices=[]), _prints_to_stderr(), torch.device("meta"):
+        named = [(f"input {i}", x) for i, x in enumerate(module.get_inputs())]
+        with contextlib.suppress(Exception):
+            model = module.Model(*module.get_init_inputs())
+            named += [(f"parameter {n}", t) for n, t in model.named_parameters()]
+            named += [(f"buffer {n}", t) for n, t in model.named_buffers()]
+    return [f"{what}: the file makes {_dtype_name(x.dtype)}, it runs as "
+            f"{_dtype_name(cast)} (the file's DTYPE)" for what, x in named
+            if isinstance(x, torch.Tensor) and x.is_floating_point() and x.dtype != cast]
 
 
 @contextlib.contextmanager
@@ -176,9 +208,36 @@ def tf32_policy(task: Task):
         torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = old
 
 
-def _cast_floating(x, dtype):
+def cast_dtype(module: ModuleType) -> torch.dtype | None:
+    """The dtype every floating tensor is cast to: the file's DTYPE; None where it declares
+    none, and each tensor keeps the dtype the file gives it."""
+    if getattr(module, "DTYPE", None) is None:
+        return None
+    return DTYPES[_dtype_name(module.DTYPE)]
+
+
+COMPLEX_OF = {torch.float64: torch.complex128, torch.float32: torch.complex64}
+
+
+def upcast(x, dtype: torch.dtype):
+    """A model or tensor at a higher precision for the reference's exact copy: floating
+    tensors in `dtype`, complex ones in the complex dtype of that precision (a RoPE
+    frequency buffer). Module.to(torch.float64) keeps only a complex buffer's real part, and
+    a copy that is no longer the reference widens the tolerance (K_REF × its error)."""
     if isinstance(x, torch.nn.Module):
-        return x.to(dtype=dtype)  # Module.to casts floating tensors only
+        return x._apply(lambda t: upcast(t, dtype))
+    if isinstance(x, torch.Tensor) and x.is_floating_point():
+        return x.to(dtype)
+    if isinstance(x, torch.Tensor) and x.is_complex() and dtype in COMPLEX_OF:
+        return x.to(COMPLEX_OF[dtype])
+    return x
+
+
+def _cast_floating(x, dtype: torch.dtype | None):
+    if dtype is None:
+        return x
+    if isinstance(x, torch.nn.Module):  # not Module.to(dtype): it casts complex buffers to
+        return x._apply(lambda t: _cast_floating(t, dtype))  # real, dropping imaginary parts
     if isinstance(x, torch.Tensor) and x.is_floating_point():
         return x.to(dtype)
     return x
@@ -226,12 +285,44 @@ def _shapes(path: Path, module: ModuleType) -> tuple[Shape, ...]:
 
 
 def _dtype(path: Path, module: ModuleType) -> str:
-    dtype = getattr(module, "DTYPE", "float32")
-    if isinstance(dtype, torch.dtype):
-        dtype = str(dtype).removeprefix("torch.")
+    """The task's dtype: its DTYPE where declared, else the narrowest floating dtype among
+    the tensors the file makes (the one its products run at on the roofline, and the one
+    its reference's precision is set for)."""
+    if getattr(module, "DTYPE", None) is None:
+        return _narrowest(written_dtypes(module))
+    dtype = _dtype_name(module.DTYPE)
     if dtype not in DTYPES:
         raise TaskError(path, f"DTYPE {dtype!r} is not one of {', '.join(DTYPES)}")
     return dtype
+
+
+def _dtype_name(dtype) -> str:
+    return str(dtype).removeprefix("torch.") if isinstance(dtype, torch.dtype) else dtype
+
+
+def written_dtypes(module: ModuleType) -> list[torch.dtype]:
+    """The dtypes of the inputs, then the parameters and buffers, as the file makes them at
+    its own sizes, on the meta device (nothing allocated). A constructor that cannot run
+    there (one that reads a value) gives the inputs' alone; inputs that cannot, none."""
+    with torch.random.fork_rng(devices=[]), _prints_to_stderr(), torch.device("meta"):
+        try:
+            inputs = [x for x in module.get_inputs() if isinstance(x, torch.Tensor)]
+        except Exception:  # the task's own code: build() reports it with its shape
+            return []
+        try:
+            model = module.Model(*module.get_init_inputs())
+            held = list(model.parameters()) + list(model.buffers())
+        except Exception:
+            held = []
+    return [t.dtype for t in inputs + held]
+
+
+def _narrowest(dtypes: list[torch.dtype]) -> str:
+    """float32 where the file makes no floating tensor (its outputs' precision is moot)."""
+    floating = [d for d in dtypes if d.is_floating_point]
+    if not floating:
+        return "float32"
+    return str(min(floating, key=lambda d: d.itemsize)).removeprefix("torch.")
 
 
 def _mode(path: Path, module: ModuleType) -> str | None:
