@@ -26,8 +26,9 @@ def _read(data: bytes, limit) -> list:
 def test_frames_come_one_by_one_and_the_end_is_none():
     data = _frames(({"frame": "case", "call": 0}, b"abc"), ({"stage": "done"}, b""))
     got = _read(data, lambda: 1 << 20)
-    assert [header(h) for h, _ in got[:2]] == [{"frame": "case", "call": 0}, {"stage": "done"}]
+    assert [header(h) for h, *_ in got[:2]] == [{"frame": "case", "call": 0}, {"stage": "done"}]
     assert got[0][1] == b"abc" and got[2] is None
+    assert got[0][2] <= got[1][2]  # each frame with the time its first bytes came
 
 
 def test_a_frame_over_the_bound_is_refused_from_its_lengths():
@@ -121,47 +122,82 @@ def test_the_trusted_sides_time_does_not_count_against_the_deadline(tmp_path):
     assert not out.timed_out and out.report == {"stage": "done"}, out
 
 
-SEEDS_WORKER = '''
+INPUTS_WORKER = '''
 import os, select, sys
-from warpsmith.verify.protocol import SEEDS, write_frame
+from warpsmith.verify.protocol import INPUTS, write_frame
 fd = int(sys.argv[-1])
 got = b""
 while not got.endswith(b"JOB\\n"):
     got += os.read(0, 1)
 early = select.select([0], [], [], 1.0)[0]  # anything else on stdin before asking?
-write_frame(fd, {"frame": SEEDS})
-line = b""
-while not line.endswith(b"\\n"):
-    line += os.read(0, 1)
-if ASK_TWICE:
-    write_frame(fd, {"frame": SEEDS})
-write_frame(fd, {"stage": "done", "early": bool(early), "line": line.decode()})
+lines = []
+for _ in range(ASKS):
+    write_frame(fd, {"frame": INPUTS})
+    line = b""
+    while not line.endswith(b"\\n"):
+        line += os.read(0, 1)
+    lines.append(line.decode())
+write_frame(fd, {"stage": "done", "early": bool(early), "lines": lines})
 os._exit(0)
 '''
 
 
-def _seeds_worker(tmp_path, ask_twice=False):
+class _Feeder:
+    """An on_case whose request hands out one call's record, then NO_MORE."""
+
+    def __init__(self):
+        self.asked = 0
+
+    def request(self, head, payload):
+        self.asked += 1
+        return b"CALL\n" if self.asked == 1 else b"none\n"
+
+
+def _inputs_worker(tmp_path, asks=1, feeder=None):
     from warpsmith.config import worker_environment
     from warpsmith.verify.sandbox import run_worker
 
     job, scratch = tmp_path / "job", tmp_path / "cwd"
     job.mkdir()
     scratch.mkdir()
-    code = SEEDS_WORKER.replace("ASK_TWICE", repr(ask_twice))
+    code = INPUTS_WORKER.replace("ASKS", str(asks))
     return run_worker(job, scratch, 30, worker_environment("cpu"), max_bytes=1 << 20,
-                      program=("-c", code), job=b"JOB\n", secret=b"SECRET\n")
+                      program=("-c", code), job=b"JOB\n", on_case=feeder)
 
 
-def test_the_seeds_are_sent_only_when_the_worker_asks_for_them(tmp_path):
+def test_a_calls_inputs_are_sent_only_when_the_worker_asks_for_them(tmp_path):
     """Its stdin holds the job and nothing else while the candidate is imported."""
-    out = _seeds_worker(tmp_path)
+    out = _inputs_worker(tmp_path, asks=2, feeder=_Feeder())
     assert not out.malformed, out
-    assert out.report["early"] is False and out.report["line"] == "SECRET\n"
+    assert out.report["early"] is False and out.report["lines"] == ["CALL\n", "none\n"]
 
 
-def test_the_seeds_are_given_once(tmp_path):
-    out = _seeds_worker(tmp_path, ask_twice=True)
-    assert "seeds it was not due" in out.malformed and out.report is None
+def test_a_request_for_inputs_nobody_serves_is_malformed(tmp_path):
+    out = _inputs_worker(tmp_path)
+    assert "inputs that were not due" in out.malformed and out.report is None
+
+
+def test_the_case_reader_hands_out_one_call_at_a_time():
+    """A worker that asks for the next call's inputs before it sent the last call's outputs
+    (to see two calls' inputs at once) is malformed, and no seed is in what it gets."""
+    import pytest
+
+    from warpsmith.config import PROFILES
+    from warpsmith.tasks.suite import resolve_task
+    from warpsmith.verify.collect import CaseReader
+    from warpsmith.verify.protocol import Malformed
+    from warpsmith.verify.reference import prepare
+    from warpsmith.verify.wire import nbytes, parse_input_header, tensor_descs
+
+    task = resolve_task("level1/relu")
+    prepared = prepare(task, [task.shapes[0].name], PROFILES["quick"], "cpu")
+    reader = CaseReader(task, prepared, "cpu", {})
+    line, *chunks = reader.request({"frame": "inputs"}, b"")
+    record = parse_input_header(line.decode())
+    assert set(record) == {"call", "shape", "args"} and "seed" not in line.decode()
+    assert sum(len(c) for c in chunks) == sum(nbytes(d) for d in tensor_descs(record)) > 0
+    with pytest.raises(Malformed, match="before it sent the outputs"):
+        reader.request({"frame": "inputs"}, b"")
 
 
 def test_json_nested_past_the_decoders_limit_is_malformed_not_an_exception():
@@ -189,24 +225,22 @@ def test_a_worker_that_sends_a_deeply_nested_header_gets_a_malformed_outcome(tmp
     assert "nested too deeply" in out.malformed and out.report is None
 
 
-def test_a_compressed_output_archive_is_refused_before_it_is_loaded():
-    """E47: a forged case frame whose storage is DEFLATEd: 2 MB on the pipe became 2 GiB in
-    the trusted process when torch.load inflated it."""
-    import io
-    import zipfile
-
+def test_outputs_are_read_as_the_references_and_never_past_the_bytes_that_came():
+    """No archive is loaded (E47: a DEFLATEd torch.save frame became 2 GiB when loaded): the
+    descriptors must account for exactly the bytes sent, and only one that matches the
+    reference's dtype and shape is read."""
+    import pytest
     import torch
 
-    from warpsmith.verify.collect import inflates
+    from warpsmith.verify.wire import output_message, read_outputs
 
-    buffer = io.BytesIO()
-    torch.save({"outputs": [[torch.zeros(1000)]]}, buffer)
-    honest = buffer.getvalue()
-    assert inflates(honest) is None
-    packed = io.BytesIO()
-    with zipfile.ZipFile(io.BytesIO(honest)) as src, zipfile.ZipFile(packed, "w") as dst:
-        for info in src.infolist():
-            kind = zipfile.ZIP_DEFLATED if "/data/" in info.filename else zipfile.ZIP_STORED
-            dst.writestr(info.filename, src.read(info.filename), compress_type=kind)
-    assert "compressed" in inflates(packed.getvalue())
-    assert inflates(b"not an archive") is None
+    ref = [torch.zeros(4)]
+    descs, chunks = output_message([torch.arange(4.0)])
+    got = read_outputs(descs, b"".join(bytes(c) for c in chunks), ref)
+    assert torch.equal(got[0], torch.arange(4.0))
+    with pytest.raises(ValueError, match="claim"):
+        read_outputs([{"dtype": "float32", "shape": [1 << 30]}], b"x" * 16, ref)
+    wrong = read_outputs([{"dtype": "float64", "shape": [2]}], b"x" * 16, ref)
+    assert wrong[0].device.type == "meta" and wrong[0].dtype == torch.float64
+    with pytest.raises(ValueError):
+        read_outputs([{"dtype": "os.system", "shape": [1]}], b"x", ref)

@@ -1,8 +1,7 @@
 """Red-team fixes on the streamed calls and the memory plan that the CPU corpus cannot show
 (tests/kernels/redteam/E48_*, E49_*): a faked out-of-memory is never the machine's, and a
-frame of many tiny outputs is judged from its directory, not unpickled."""
+frame of many tiny outputs is refused from its descriptors, never unpickled."""
 
-import io
 from types import SimpleNamespace
 
 import pytest
@@ -30,27 +29,22 @@ def test_only_an_out_of_memory_the_allocator_saw_counts():
     assert watch.evidence(MemoryError()) is None
 
 
-def _payload(outs) -> bytes:
-    buffer = io.BytesIO()
-    torch.save({"outputs": [outs]}, buffer)
-    return buffer.getvalue()
-
-
-def test_many_tiny_outputs_are_counted_before_anything_is_loaded(monkeypatch):
+def test_many_tiny_outputs_are_refused_from_their_descriptors(monkeypatch):
+    """E49: tens of thousands of tiny outputs took the trusted side minutes to unpickle, time
+    not counted against the candidate's deadline. Nothing is unpickled now; a case frame
+    with more descriptors than any call returns is malformed before a byte is read."""
     task = resolve_task("level1/relu")
     prepared = prepare(task, [task.shapes[0].name], PROFILES["quick"], "cpu")
     reader = collect.CaseReader(task, prepared, "cpu", {})
-    payload = _payload([torch.zeros(1) for _ in range(20000)])
+    reader.request({"frame": "inputs"}, b"")
 
     def no_load(*a, **k):
         raise AssertionError("the payload was unpickled")
 
     monkeypatch.setattr(torch, "load", no_load)
-    results = reader({"frame": "case", "call": 0}, payload)
-    assert len(results) == 1 and not results[0].ok
-    assert "20000 outputs, expected 1" in results[0].problem
-    assert collect.storages(_payload([torch.zeros(3), torch.zeros(0)])) == 2
-    assert collect.storages(b"not a zip") == 0
+    descs = [{"dtype": "float32", "shape": [1]}] * 20000
+    with pytest.raises(Malformed, match="unreadable"):
+        reader({"frame": "case", "call": 0, "outputs": descs}, b"\0" * 4 * 20000)
 
 
 def _reader_on_gpu(monkeypatch, others_before: int, others_now: int):
