@@ -126,3 +126,12 @@ def test_a_bf16_suite_task_is_verified_in_bf16(tmp_path):
                               use_cache=False)
     assert verdict.status == "incorrect"
     assert "expected torch.bfloat16" in " ".join(c.problem for c in verdict.cases)
+
+
+def test_complex_outputs_are_compared_by_parts_within_their_tolerance():
+    from warpsmith.verify.correctness import compare
+
+    exact = torch.randn(64, dtype=torch.complex128)
+    ref = exact.to(torch.complex64)
+    assert compare(ref * (1 + 1e-6), exact, ref, "s", "base").ok  # was: exact equality
+    assert not compare(ref.conj().resolve_conj(), exact, ref, "s", "base").ok
