@@ -65,11 +65,75 @@ def _creatable(path: Path, source: str) -> Path:
     return path
 
 
+def artifacts_dir(store: Path) -> Path:
+    """Where runs and benches keep their files (generated candidates): beside the store they
+    are recorded in, so a store chosen with --db or $WARPSMITH_DB keeps its files with it and
+    never needs the home folder."""
+    store = Path(store).absolute()
+    return store.parent / f"{store.stem}-files"
+
+
+def writable_folder(path: Path, setting: str) -> Path:
+    """`path`, a folder the tools will write to, checked before any work: it, or the nearest
+    folder above it that exists, must be a writable folder. Otherwise a one-line error names
+    `setting`, the option or variable that moves it (e.g. "--db or $WARPSMITH_DB")."""
+    from .errors import UsageError
+
+    path = Path(path).absolute()
+    for folder in (path, *path.parents):
+        if not folder.exists():
+            continue
+        if not folder.is_dir():
+            where = "" if folder == path else f" ({folder} is a file)"
+            raise UsageError(f"cannot write to {path}: not a folder{where}; choose another "
+                             f"place with {setting}")
+        # os.access sees a read-only mount even as root (EROFS); permissions alone it would not
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise UsageError(f"cannot write to {path}: {folder} is not writable; choose "
+                             f"another place with {setting}")
+        return path
+    return path
+
+
 def db_path() -> Path:
     """The SQLite store: $WARPSMITH_DB, else warpsmith.sqlite under home()."""
     if os.environ.get("WARPSMITH_DB"):
         return Path(os.environ["WARPSMITH_DB"])
     return home() / "warpsmith.sqlite"
+
+
+def chosen_store(db: Path | str | None = None) -> tuple[Path, str]:
+    """The store a command records in (--db, else $WARPSMITH_DB, else under home()) and the
+    setting that moves it, for error messages."""
+    if db:
+        return Path(db), "--db"
+    if os.environ.get("WARPSMITH_DB"):
+        return Path(os.environ["WARPSMITH_DB"]), "$WARPSMITH_DB (or --db)"
+    source = "$WARPSMITH_HOME" if os.environ.get("WARPSMITH_HOME") else "$XDG_CACHE_HOME"
+    return home() / "warpsmith.sqlite", f"{source}, $WARPSMITH_DB or --db"
+
+
+def writable_store(db: Path | str | None = None) -> Path:
+    """The store a writing command (optimize, bench, verify) will use, with its folder and
+    its files' folder (artifacts_dir) checked before any work starts."""
+    store, setting = chosen_store(db)
+    writable_folder(store.parent, setting)
+    writable_folder(artifacts_dir(store), setting)
+    if store.is_dir():
+        from .errors import UsageError
+        raise UsageError(f"the store {store} is a folder; set {setting} to a file path")
+    return store
+
+
+def private_folders() -> list[Path]:
+    """The folders that may hold the store, for the sandbox to hide: home() and the default
+    store's folder. A home that cannot be made (under a file) holds nothing to hide."""
+    from .errors import UsageError
+
+    try:
+        return [home(), db_path().parent]
+    except UsageError:
+        return [db_path().parent] if os.environ.get("WARPSMITH_DB") else []
 
 
 def worker_environment(device: str, visible: str | None = None) -> dict[str, str]:

@@ -131,6 +131,9 @@ def resume(bench_id: str, db: Path | None = None, provider_settings=None,
         if record is None:
             raise UsageError(f"no bench {bench_id!r} in {store.path} "
                              "(`warpsmith report` lists them)")
+        if budget is not None:
+            store.set_budget(bench_id, dataclasses.asdict(budget))
+            record = store.bench(bench_id)
         with opened(executor or record.settings.get("executor")) as chosen:
             run = _Run(record, store, chosen, provider_settings, on_progress, budget)
             return run.work()
@@ -151,7 +154,7 @@ class _Run:
             s.get("options", {})), provider_settings)
         self.tasks = _tasks(record)
         self.share = share(self.budget, record.total_items)
-        self.workdir = config.home() / "bench" / record.id
+        self.workdir = config.artifacts_dir(store.path) / "bench" / record.id
         self.items = {(i.task, i.sample): i for i in store.items(record.id)}
         self.started = time.monotonic()
 

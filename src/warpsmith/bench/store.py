@@ -124,6 +124,16 @@ class BenchStore:
             self.db.execute("UPDATE benches SET status = ?, updated = ? WHERE id = ?",
                             (status, time.time(), bench_id))
 
+    def set_budget(self, bench_id: str, budget: dict) -> None:
+        """A resume's --budget replaces the stored one, so the report names the limit the
+        bench last ran under (the one a `budget` status refers to)."""
+        with self.db:
+            row = self.db.execute("SELECT settings FROM benches WHERE id = ?",
+                                  (bench_id,)).fetchone()
+            settings = json.loads(row[0]) | {"budget": budget}
+            self.db.execute("UPDATE benches SET settings = ? WHERE id = ?",
+                            (json.dumps(settings), bench_id))
+
     def items(self, bench_id: str) -> list[Item]:
         rows = self.db.execute("SELECT * FROM bench_items WHERE bench_id = ? ORDER BY created",
                                (bench_id,))

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from ..config import PROFILES, db_path
+from ..config import PROFILES, writable_store
 from ..errors import UsageError
 from ..executors import check_spec
 from ..types import readable_task_name
@@ -59,7 +58,8 @@ def bench_command(ctx, suite, generator, only, samples, budget, device, profile,
     """Score a generator over SUITE: every task × K samples, verified, committed one by one.
 
     \b
-    Exit codes: 0 every item done, 1 stopped early (budget or Ctrl-C; resume it), 2 bad usage.
+    Exit codes: 0 every item done, 1 stopped by the budget, 2 bad usage, 130 Ctrl-C
+    (resume either).
     Examples (KERNELS: a folder of relu.py, softmax.py, … defining ModelNew; ~/KernelBench:
     a KernelBench clone; BENCH_ID: an id, as `warpsmith report` lists them):
       warpsmith bench builtin/level1 --generator reference --tasks relu --device cpu
@@ -75,10 +75,10 @@ def bench_command(ctx, suite, generator, only, samples, budget, device, profile,
         common.resume_only(ctx, "budget", "executor", "db", "as_json")
     else:  # a missing SUITE or --generator is said before torch is imported
         _suite(suite), _generator(generator)
+    store = writable_store(db)  # before any work (and torch): a bad folder is one line
     from ..bench import Options, bench, resume
     from ..search import parse_budget
 
-    store = Path(db) if db else db_path()
     limits = parse_budget(budget) if budget else None
     if executor is not None:
         check_spec(executor)  # a bad spec fails before the progress bar starts
@@ -97,10 +97,7 @@ def bench_command(ctx, suite, generator, only, samples, budget, device, profile,
                 result = bench(*plan, store, on_progress=view.update, on_start=view.start,
                                executor=executor, only=only)
     except KeyboardInterrupt:
-        again = common.with_db(f"warpsmith bench --resume {view.bench_id}", db)
-        err.print(f"interrupted; continue with: {again}",
-                  highlight=False, soft_wrap=True)  # one line, to copy
-        return 1
+        return common.interrupted("warpsmith bench", view.bench_id, db)
     _finish(result, store, as_json, db)
     return 0 if result.status == "finished" else 1
 

@@ -11,6 +11,19 @@ GPU_NAMES = ("A100", "B200", "H100", "H200", "L40S")
 DEFAULT_GPU = "H200"
 
 
+EXIT_INTERRUPTED = 130  # Ctrl-C, on every command: 128 + SIGINT, as shells report it
+
+
+def interrupted(command: str, started: str | None, db: str | None) -> int:
+    """Ctrl-C during a resumable command: the line that continues it, and exit 130."""
+    from .output import err_console
+
+    line = (f"interrupted; continue with: {with_db(f'{command} --resume {started}', db)}"
+            if started else "interrupted before anything was recorded")
+    err_console().print(line, highlight=False, soft_wrap=True)  # one line, to copy
+    return EXIT_INTERRUPTED
+
+
 def db_option(what: str = "SQLite store"):
     """--db, the same on every command that reads or writes the store."""
     import click
@@ -54,6 +67,20 @@ def resume_only(ctx, *allowed: str) -> None:
         takes = ", ".join(f"--{name.replace('_', '-')}" for name in allowed if name != "as_json")
         raise UsageError(f"--resume continues with the settings it was started with: leave "
                          f"out {names} (with --resume: {takes}, --json)")
+
+
+def writable_run(out: str | None, model: str | None) -> None:
+    """A new optimize run's other folders, checked before any work: the one the best kernel
+    is written to when no --out is given (the current folder) and, with a model, the LLM
+    response cache's. (--out's own folder is checked by out_file.)"""
+    from pathlib import Path
+
+    from .. import config
+
+    if out is None:
+        config.writable_folder(Path.cwd(), "--out FILE")
+    if model:
+        config.writable_folder(config.llm_cache_path().parent, "$WARPSMITH_LLM_CACHE")
 
 
 def out_file(ctx, param, value: str | None) -> str | None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from ..config import PROFILES
+from ..config import PROFILES, writable_store
 from ..errors import UsageError
 from ..executors import check_spec
 from ..store.runs import Attempt
@@ -69,7 +69,8 @@ def optimize_command(ctx, task, model, strategy, budget, samples, depth, languag
     asking a model and verifying every answer; keep the best.
 
     \b
-    Exit codes: 0 a verified candidate was found, 1 none was, 2 bad usage.
+    Exit codes: 0 a verified candidate was found, 1 none was, 2 bad usage, 130 Ctrl-C
+    (resume it).
     Examples (from a clone's root; RUN_ID: an id, as `warpsmith runs list` shows them):
       warpsmith optimize level1/softmax
       warpsmith optimize level1/relu --model openai:gpt-4.1 --strategy refine --budget usd=1
@@ -82,13 +83,16 @@ def optimize_command(ctx, task, model, strategy, budget, samples, depth, languag
         common.resume_only(ctx, "budget", "executor", "out", "db", "as_json")
     else:
         _task(task)  # before torch is imported, and before any note
+    store = writable_store(db)  # before any work: a bad folder is one line, nothing lost
+    if not resume_id:
+        common.writable_run(out, model)
     from ..search import optimize, parse_budget, resume
 
     limits = parse_budget(budget) if budget else None
     if executor is not None:
         check_spec(executor)
     common.hide_store(db)
-    progress, store = _Progress(as_json), Path(db) if db else None
+    progress = _Progress(as_json)
     try:
         if resume_id:
             result = resume(resume_id, store, on_attempt=progress.attempt, budget=limits,
@@ -102,9 +106,7 @@ def optimize_command(ctx, task, model, strategy, budget, samples, depth, languag
                 parse_budget(None), out, store, on_attempt=progress.attempt,
                 on_start=progress.start, executor=executor)
     except KeyboardInterrupt:
-        again = common.with_db(f"warpsmith optimize --resume {progress.run_id}", db)
-        err.print(f"interrupted; continue with: {again}", highlight=False)
-        return 1
+        return common.interrupted("warpsmith optimize", progress.run_id, db)
     _report(result, as_json, db, resumed=bool(resume_id))
     return 0 if result.best else 1
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from ..config import PROFILES, db_path
+from ..config import PROFILES, writable_store
 from ..store import VerdictStore, verdict_to_dict
 from . import common, output
 
@@ -41,13 +41,13 @@ def verify_command(task, candidate, device, profile, as_json, no_cache, db,
     Exit codes: 0 passed, 1 the candidate failed, 2 bad usage or environment (a missing
     or binary file, a store that is not SQLite, --device cuda without a GPU), 3 this
     machine could not judge it (needs_gpu: a CUDA C++ candidate on a CPU-only machine;
-    too_large: the task's cases do not fit its memory).
+    too_large: the task's cases do not fit its memory), 130 Ctrl-C.
     Example (from a clone's root):
       warpsmith verify level1/relu src/warpsmith/examples/relu_triton.py --device cpu
     """
     common.source_file(candidate)  # usage errors before torch is imported (seconds)
     common.hide_store(db)
-    store = VerdictStore(db or db_path())
+    store = VerdictStore(writable_store(db))
     try:
         from ..verify.pipeline import verify
 

@@ -134,7 +134,7 @@ def _context(record, store: RunStore, db, provider_settings, on_attempt,
         return executor.verify(task, path, device=settings.device, profile=settings.profile,
                                store_path=verdicts)
 
-    workdir = config.home() / "runs" / record.id
+    workdir = config.artifacts_dir(store.path) / "runs" / record.id
     workdir.mkdir(parents=True, exist_ok=True)
     return RunContext(record.id, task, provider, store, verify_fn, budget, settings, workdir,
                       on_attempt, slots=executor.slots, judge_provider=judge,
@@ -151,10 +151,11 @@ def _work(ctx: RunContext, strategy: str, out: str | None) -> OptimizeResult:
             tune_best(ctx)  # the final step: only a timed kernel can be tuned
         status = "found" if ctx.best else "not_found"
     finally:  # Ctrl-C included: what was verified so far is kept and written
-        path = _write_best(ctx, out)
+        path, failed = _write_best(ctx, out)
         ctx.store.set_status(ctx.run_id, status, ctx.best, str(path) if path else None)
+    note = "\n".join(n for n in (ctx.note, failed) if n)
     return OptimizeResult(ctx.run_id, status, ctx.best, path, ctx.spend.as_dict(), ctx.stopped,
-                          _candidates(ctx), ctx.note, ctx.lanes.summary())
+                          _candidates(ctx), note, ctx.lanes.summary())
 
 
 def _candidates(ctx: RunContext) -> int:
@@ -176,14 +177,24 @@ def _with_start(settings: Settings, strategy: str) -> Settings:
     return dataclasses.replace(settings, start=str(Path(settings.start).resolve()))
 
 
-def _write_best(ctx: RunContext, out: str | None) -> Path | None:
+def _write_best(ctx: RunContext, out: str | None) -> tuple[Path | None, str]:
+    """The best kernel, written first to the run's own folder (beside its store), then to
+    `out`: a failed write there (a folder made read-only, a full disk) loses nothing, and the
+    note says where the kernel is and how to write it again."""
     if ctx.best is None or ctx.best.source is None:
-        return None
-    path = Path(out) if out else Path.cwd() / f"{ctx.task.title.replace('/', '_')}_best.py"
-    path.parent.mkdir(parents=True, exist_ok=True)
+        return None, ""
     v = ctx.best.verdict
     speed = f"{v.speedup_vs_eager:.2f}x vs eager" if v.speedup_vs_eager else "not timed"
-    header = (f"# warpsmith run {ctx.run_id}, attempt #{ctx.best.number}: {v.status} on {v.device} "
-              f"({speed})\n")
-    path.write_text(header + ctx.best.source)
-    return path
+    text = (f"# warpsmith run {ctx.run_id}, attempt #{ctx.best.number}: {v.status} on "
+            f"{v.device} ({speed})\n") + ctx.best.source
+    kept = ctx.workdir / "best.py"
+    kept.write_text(text)
+    path = Path(out) if out else Path.cwd() / f"{ctx.task.title.replace('/', '_')}_best.py"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    except OSError as e:
+        return kept, (f"could not write {path} ({e.strerror or e}); the kernel is kept at "
+                      f"{kept}; `warpsmith optimize --resume {ctx.run_id} --out FILE` writes "
+                      "it elsewhere")
+    return path, ""
