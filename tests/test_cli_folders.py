@@ -82,7 +82,9 @@ def test_ctrl_c_exits_130_with_the_line_that_resumes(tmp_path):
     env |= {"WARPSMITH_HOME": str(tmp_path / "home"), "WARPSMITH_DB": str(tmp_path / "s.db")}
     cmd = [sys.executable, "-m", "warpsmith", "bench", "builtin/level1", "--generator",
            "reference", "--device", "cpu"]
-    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    # SIG_DFL: a test run started in the background inherits SIGINT ignored
+    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     first = proc.stderr.readline()  # "bench BENCH_ID": recorded, the items start now
     assert first.startswith("bench "), first
     proc.send_signal(signal.SIGINT)

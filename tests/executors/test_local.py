@@ -167,7 +167,7 @@ def test_ctrl_c_leaves_a_resumable_bench_and_no_worker(tmp_path):
         time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
     _, stderr = proc.communicate(timeout=60)
-    assert proc.returncode == 1 and "--resume" in stderr, stderr
+    assert proc.returncode == 130 and "--resume" in stderr, stderr
     bench_id = stderr.split("--resume")[-1].split()[0]
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT status FROM benches").fetchall() == [("interrupted",)]

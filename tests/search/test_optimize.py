@@ -130,7 +130,7 @@ def test_ctrl_c_leaves_an_interrupted_run_that_resumes_without_paying_twice(serv
         time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
     _, stderr = proc.communicate(timeout=120)
-    assert proc.returncode == 1 and "--resume" in stderr, stderr
+    assert proc.returncode == 130 and "--resume" in stderr, stderr
     run_id = stderr.split("--resume")[-1].split()[0]
     assert RunStore(tmp_path / "store.sqlite").run(run_id).status == "interrupted"
     again = subprocess.run([sys.executable, "-m", "warpsmith.cli.main", "optimize", "--resume",
