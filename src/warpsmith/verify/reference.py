@@ -26,7 +26,14 @@ from torch.utils._pytree import tree_leaves
 from ..config import VerifyProfile
 from ..errors import TaskError
 from ..tasks.admission import holds_size
-from ..tasks.loader import build, build_model, import_task_module, make_inputs, tf32_policy
+from ..tasks.loader import (
+    build,
+    build_model,
+    import_task_module,
+    make_inputs,
+    tf32_policy,
+    upcast,
+)
 from ..types import Shape, Task
 from .correctness import compare
 from .inputs import case_inputs, is_checked, needs_mixing
@@ -200,7 +207,9 @@ def _prepare_shape(task, shape: Shape, plan, device, prepared: Prepared) -> None
                                    "state_dict": _initial_state(inst.model),
                                    "mode": inst.mode}
     high = exact_dtype(task, device)
-    exact_model = _exact_copy(task, shape, device, seed, inst.model).to(high)
+    # upcast, not .to(high): Module.to(float64) keeps a complex buffer's real part only (a
+    # RoPE frequency buffer), and a copy that is no longer the reference widens the tolerance
+    exact_model = upcast(_exact_copy(task, shape, device, seed, inst.model), high)
     prepared.exact_models[shape.name] = (exact_model, high)
     for variant, seed in plan:
         if variant == "mixed" and not _mixes(task, shape, device, seed):
@@ -386,9 +395,7 @@ def _evaluate(task, models, shape, variant, seed, inputs) -> Case | None:
 
 
 def _upcast(x, dtype):
-    if isinstance(x, torch.Tensor) and x.is_floating_point():
-        return x.to(dtype)
-    return x
+    return upcast(x, dtype)  # complex inputs to the complex dtype of that precision
 
 
 def _tensors(out) -> list[torch.Tensor]:
