@@ -86,7 +86,8 @@ def run_one(task: str, path: Path, repeats: int, save, kb_style: bool = True) ->
                      "speedup_vs_compile": v.speedup_vs_compile,
                      "roofline_fraction": v.roofline_fraction, "stages": v.stage_seconds,
                      "timings": [t.__dict__ for t in v.timings], "reasons": list(v.reasons),
-                     "clocks": v.environment.get("clocks")})
+                     "clocks": v.environment.get("clocks"),
+                     "clock": v.environment.get("clock"), "warnings": list(v.warnings)})
         print(task, v.status, f"{rows[-1]['wall_s']:.1f}s", f"eager×{v.speedup_vs_eager}",
               {k: round(x, 2) for k, x in v.stage_seconds.items()}, v.reasons[:1], flush=True)
         save(result)
