@@ -20,12 +20,17 @@ OWN = Path(__file__).parent / "tasks"
 TWINS = {
     "two_outputs": ("pointwise", 2),
     "geglu_chunk": ("pointwise", 1), "adaln_modulate": ("pointwise", 1),
-    "shifted_labels": ("pointwise", 1),
+    "shifted_labels": ("pointwise", 1), "alibi_bias": ("pointwise", 1),
+    "window_mask_softcap": ("pointwise", 1), "log10_db": ("pointwise", 1),
 }
 
 
+# the suite's own files (src/warpsmith/tasks/builtin/models) -> (label, kernels)
+SUITE = {"models/bce_with_logits": ("row_reduce", 1)}
+
+
 def verify_jobs() -> dict:
-    return twin_jobs(TWINS)
+    return twin_jobs(TWINS, builtin=SUITE)
 
 
 @pytest.mark.parametrize("stem", sorted(TWINS))
@@ -35,7 +40,14 @@ def test_twin_is_planned(stem):
     assert (made.family, made.kernels) == TWINS[stem]
 
 
-@pytest.mark.parametrize("stem", sorted(TWINS))
+@pytest.mark.parametrize("stem", sorted(SUITE))
+def test_suite_task_is_planned(stem):
+    made = generate(stem)
+    assert isinstance(made, Generated), made
+    assert (made.family, made.kernels) == SUITE[stem]
+
+
+@pytest.mark.parametrize("stem", sorted(TWINS) + sorted(SUITE))
 def test_twin_candidate_passes_on_the_cpu(stem, verdicts):
     status, feedback = verdicts[stem]
     assert status == "passed", feedback
@@ -52,3 +64,14 @@ def test_parts_follow_the_run_time_shape():
     assert "emb.narrow(1, emb.shape[1] // 3, emb.shape[1] * 2 // 3 - (emb.shape[1] // 3))" \
         in source
     assert "logits.narrow(1, 0, logits.shape[1] - 1)" in generate(OWN / "shifted_labels.py").source
+
+
+def test_arange_bounds_follow_the_input_shape():
+    source = generate(OWN / "window_mask_softcap.py").source
+    assert "torch.arange(0, scores.shape[2], 1, device=scores.device" in source
+    assert "torch.arange(0, scores.shape[3], 1, device=scores.device" in source
+
+
+def test_infinite_constants_are_kernel_code():
+    source = generate(OWN / "alibi_bias.py").source
+    assert 'float("-inf")' in source and "-inf," not in source

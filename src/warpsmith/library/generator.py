@@ -109,7 +109,7 @@ def _plan_graph(task: Task, trace: Trace, output: Ref | None) -> Plan | NoPlan:
         numbers = sorted({o.index for k in found for ln in _lines(k) for o in ln.operands
                           if isinstance(o, FwdArg)})
         return Plan(found, params, trace.arg_names, tuple(numbers), _reshape(graph, leaves),
-                    _views(graph, leaves), graph.unkept)
+                    _views(graph, leaves, trace.arg_names), graph.unkept)
     return NoPlan("no graph family takes this graph")
 
 
@@ -125,9 +125,20 @@ def _reshape(graph, leaves: dict) -> str:
     return f"out = out.reshape({', '.join(s.format(h='out') for s in sizes)})"
 
 
-def _views(graph, leaves: dict) -> tuple[str, ...]:
+def _arange(val, leaves: dict, arg_names: tuple[str, ...]) -> str:
+    """graph_parts._arange's leaf: bounds over the inputs' run-time shapes."""
+    _, start, end, step, dtype = val.source
+    device = next(host for v, (_, host) in leaves.items() if v.startswith("in"))
+    start, end = (s.format(*arg_names) for s in (start, end))
+    return (f"{leaves[val.id][1]} = torch.arange({start}, {end}, {step}, "
+            f"device={device}.device, dtype=torch.{dtype})")
+
+
+def _views(graph, leaves: dict, arg_names: tuple[str, ...] = ()) -> tuple[str, ...]:
     lines = []
     for val in graph.vals.values():
+        if val.kind == "leaf" and val.source[0] == "arange":
+            lines.append(_arange(val, leaves, arg_names))
         if val.kind == "leaf" and val.source[0] == "reshape":
             host = leaves[val.source[1]][1]
             sizes = ", ".join(s.format(h=host) for s in val.source[2])

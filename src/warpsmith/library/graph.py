@@ -216,6 +216,14 @@ class _Builder:
 
     def _op(self, index: int, node: Node, expr: str, operands: list) -> None:
         ops = tuple(self.operand(index, f"operand {i}", o) for i, o in enumerate(operands))
+        if expr == "{0}" and self.vals[ops[0]].kind == "leaf" \
+                and self.vals[ops[0]].dtype == node.outs[0].dtype:
+            # detach/clone/alias of a leaf is the leaf: a kernel may load it at several maps
+            src = self.vals[ops[0]]
+            sizes = tuple(f"{{h}}.shape[{j}]" for j in range(len(src.shape)))
+            self.put(Val(f"v{index}", src.shape, src.dtype, "leaf", -1,
+                         source=("reshape", src.id, sizes, "")))
+            return
         if any(o in self.lifted for o in ops if isinstance(o, str)):
             return _group().lifted_op(self, index, node, expr, ops)
         meta = node.outs[0]
@@ -364,6 +372,31 @@ def _loss(self: _Builder, index: int, node: Node, expr: str, extra: list) -> Non
                        f"v{index}", node.outs[0].dtype)
 
 
+def _bce_with_logits(self: _Builder, index: int, node: Node) -> None:
+    """(1 − y)·x + (1 + (p − 1)·y)·(log(1 + e^−|x|) + max(−x, 0)), times the weight: torch's
+    stable form, with the optional weight and pos_weight as broadcast operands."""
+    args = dict(node.args)
+    x = self.operand(index, "self", args["self"])
+    operands, expr = [x, self.operand(index, "target", args["target"])], \
+        "(1.0 - {1}) * {0} + {lw} * (tl.log(1.0 + tl.exp(-tl.abs({0}))) + tl.maximum(-{0}, 0.0))"
+    lw = "1.0"
+    if args.get("pos_weight") is not None:
+        operands.append(self.operand(index, "pos_weight", args["pos_weight"]))
+        lw = f"(1.0 + ({{{len(operands) - 1}}} - 1.0) * {{1}})"
+    expr = expr.replace("{lw}", lw)
+    if args.get("weight") is not None:
+        operands.append(self.operand(index, "weight", args["weight"]))
+        expr = f"({expr}) * {{{len(operands) - 1}}}"
+    meta, kind = self.vals[x], LOSS_REDUCTION.get(args["reduction"])
+    vid = f"v{index}" if kind is None else self.fresh(index, "_loss")
+    self.put(Val(vid, node.outs[0].shape if kind is None else meta.shape, meta.dtype, "op",
+                 index, expr=expr, operands=tuple(operands)))
+    if kind is not None:
+        self.reduction(index, vid, tuple(range(len(meta.shape))), False, "sum",
+                       "{acc} / {count}" if kind == "mean" else "{acc}", f"v{index}",
+                       node.outs[0].dtype)
+
+
 def _softmax(self: _Builder, index: int, node: Node) -> None:
     """exp(x − max) / Σ exp(x − max), or its log: three passes over the reduced dim."""
     if node.arg("half_to_float"):
@@ -406,4 +439,5 @@ _COMPOSITES = {
         b, i, n, _HUBER.format("{0}", "{1}", "{2}", "{2} * ", scale=""), ["delta"]),
     "_softmax": _softmax,
     "_log_softmax": _softmax,
+    "binary_cross_entropy_with_logits": _bce_with_logits,
 }

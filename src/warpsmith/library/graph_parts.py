@@ -113,5 +113,31 @@ def _unbind(b: _Builder, index: int, node: Node) -> None:
         _selected(b, index, k, src, dim, k)
 
 
-WRITERS = {"split": _split, "split_with_sizes": _split, "slice": _slice, "select": _select,
-           "unbind": _unbind}
+def _arange(b: _Builder, index: int, node: Node) -> None:
+    """torch.arange in forward (positions for ALiBi, a sliding window, a sinusoid): a leaf
+    the forward makes with torch.arange, its bounds over an input's run-time shape where one
+    of its dims has that size (the first such dim), else literals."""
+    args = dict(node.args)
+    start, end, step = args.get("start", 0), args["end"], args.get("step", 1)
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (start, end, step)):
+        raise Unsupported("arange with bounds that are not integers")
+    meta = node.outs[0]
+    b.put(Val(f"v{index}", meta.shape, meta.dtype, "leaf", -1,
+              source=("arange", _bound(b, start), _bound(b, end), str(step), meta.dtype)))
+
+
+def _bound(b: _Builder, value: int) -> str:
+    """An arange bound over "{x}", the forward's name of the input showing it, by position."""
+    if value in (0, 1):
+        return str(value)
+    for i, meta in enumerate(b.trace.inputs):
+        for j, size in enumerate(meta.shape if meta is not None else ()):
+            if size == value:
+                return f"{{{i}}}.shape[{j}]"
+            if size == 2 * value:
+                return f"{{{i}}}.shape[{j}] // 2"
+    return str(value)
+
+
+WRITERS = {"arange": _arange, "split": _split, "split_with_sizes": _split, "slice": _slice,
+           "select": _select, "unbind": _unbind}

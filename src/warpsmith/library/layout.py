@@ -10,6 +10,7 @@ at two different indexings (which would mean computing it twice) is refused.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from .graph import Graph, Lit, Val
@@ -123,6 +124,8 @@ def leaf_names(graph: Graph, arg_names: tuple[str, ...]) -> dict[str, tuple[str,
             host = next(h for h in (f"{base}_view{n or ''}" for n in range(len(names) + 1))
                         if h not in taken)  # a second part of one leaf (graph_parts.py)
             names[val.id] = (base if host == f"{base}_view" else host, host)
+        elif kind == "arange":  # the forward makes it (generator.py)
+            names[val.id] = (f"pos{val.id}", f"pos{val.id}")
         elif kind == "input":
             name = arg_names[key]
             names[val.id] = (name + "_in" if name in RESERVED else name, name)
@@ -177,12 +180,19 @@ def _name(graph: Graph, val: Val, operand: str, maps: dict, names: dict) -> str:
 def scalar_code(spec) -> str:
     """A scalar operand after unify: a constant inline, or the kernel argument carrying it."""
     if isinstance(spec, dict) and "value" in spec:
-        return repr(float(spec["value"]))
+        return _number(float(spec["value"]))
     if isinstance(spec, dict):
         return f"init{spec['init']}"
     if isinstance(spec, Lit):
-        return repr(float(spec.value))
+        return _number(float(spec.value))
     return f"arg{spec.index}"
+
+
+def _number(value: float) -> str:
+    """A constant as kernel code: repr writes inf and nan as names no kernel defines
+    (masked_fill(mask, float("-inf")))."""
+    return repr(value) if math.isfinite(value) else f'float("{value!r}")'
+
 
 
 def format_line(line: Line) -> str:

@@ -25,6 +25,7 @@ UNARY = {
     "expm1": "(tl.exp({0}) - 1.0)",
     "log": "tl.log({0})",
     "log2": "tl.log2({0})",
+    "log10": "(tl.log({0}) * 0.4342944819032518)",
     "log1p": "tl.log(1.0 + {0})",
     "sqrt": "tl.sqrt({0})",
     "rsqrt": "(1.0 / tl.sqrt({0}))",
@@ -157,6 +158,16 @@ def _to_copy(node: Node, args: dict):
     return FLOAT_CASTS[key], [args["self"]]
 
 
+def _boolean(node: Node, args: dict):
+    """bitwise ops on masks (`keep = a & b`, `~keep`): logical ones; on integers declined."""
+    if node.outs[0].dtype != "bool":
+        raise Unsupported(f"{node.name} on {node.outs[0].dtype} (only on boolean masks)")
+    if node.name == "bitwise_not":
+        return "({0} == 0)", [args["self"]]
+    op = {"bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^"}[node.name]
+    return f"(({{0}} != 0) {op} ({{1}} != 0))", [args["self"], args["other"]]
+
+
 def _identity(node: Node, args: dict):
     return "{0}", [args["self"]]
 
@@ -175,6 +186,8 @@ _HANDLERS = {
     "clamp": _clamp, "clamp_min": _clamp, "clamp_max": _clamp, "where": _where,
     "masked_fill": _masked_fill, "_to_copy": _to_copy, "clone": _identity,
     "alias": _identity, "detach": _identity, "lift_fresh": _identity,
+    "bitwise_and": _boolean, "bitwise_or": _boolean, "bitwise_xor": _boolean,
+    "bitwise_not": _boolean,
     "leaky_relu": _scalars("negative_slope")(
         {"leaky_relu": "tl.where({0} > 0.0, {0}, {0} * {1})"}),
     "hardtanh": _scalars("min_val", "max_val")(
