@@ -67,5 +67,5 @@ def test_compatible_server_key(env, monkeypatch, variables, sent):
 @pytest.mark.skipif(importlib.util.find_spec("transformers") is not None,
                     reason="transformers is installed here")
 def test_hf_without_transformers_says_what_to_install():
-    with pytest.raises(UsageError, match="pip install transformers"):
+    with pytest.raises(UsageError, match=r"pip install 'warpsmith\[hf\]'"):
         make_provider("hf:/models/tiny", FAST)

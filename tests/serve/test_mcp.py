@@ -227,12 +227,13 @@ def test_find_kernels_gives_only_kernels_with_their_source_newest_first(tmp_path
 
 
 def test_names_written_out_for_the_schema_match_the_registries():
-    from warpsmith.search.registry import LIBRARY, STRATEGIES
+    from warpsmith.search.registry import LIBRARY, STRATEGIES, needs_model
     from warpsmith.serve.mcp import search, tasks
     from warpsmith.tasks.gpus import DEFAULT_GPU
 
     assert tasks.DEFAULT_GPU == DEFAULT_GPU and search.LIBRARY == LIBRARY
-    assert set(search.LLM_STRATEGIES) == set(STRATEGIES) - {LIBRARY}
+    assert set(search.STRATEGIES) == set(STRATEGIES)
+    assert set(search.MODEL_FREE) == {s for s in STRATEGIES if not needs_model(s)}
 
 
 def _imported(log: Path) -> set[str]:

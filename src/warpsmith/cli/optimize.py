@@ -102,6 +102,7 @@ def optimize_command(ctx, task, model, strategy, budget, samples, depth, languag
                 language, device, profile, temperature, samples, depth), start=start,
                 tune=not no_tune, judge_model=judge_model)
             model, strategy = _model(model, strategy)
+            _price_note(model, limits)
             result = optimize(task, model, strategy, settings, limits or
                 parse_budget(None), out, store, on_attempt=progress.attempt,
                 on_start=progress.start, executor=executor)
@@ -118,20 +119,26 @@ def _task(task: str | None) -> str:
 
 
 def _model(model: str | None, strategy: str | None) -> tuple[str, str]:
-    from ..search.registry import LIBRARY, MODEL_FREE, TUNE
+    from ..search.registry import LIBRARY, model_and_strategy
 
-    if model:
-        if strategy in MODEL_FREE:
-            raise UsageError(f"--strategy {strategy} asks no model: leave out --model")
-        return model, strategy or "refine"
-    if strategy == TUNE:
-        return LIBRARY, TUNE
-    if strategy not in (None, LIBRARY):
-        raise UsageError(f"--strategy {strategy} asks a model: give --model SPEC, e.g. "
-                         "openai:gpt-4.1, anthropic:claude-sonnet-4-5 or "
-                         "openai-compatible:http://localhost:8000/v1#MODEL")
-    err.print("no --model: the offline kernel library (no LLM, no API key)", highlight=False)
-    return LIBRARY, LIBRARY
+    model, strategy = model_and_strategy(model, strategy, "--model SPEC", "--strategy")
+    if model == LIBRARY and strategy == LIBRARY:
+        err.print("no --model: the offline kernel library (no LLM, no API key)",
+                  highlight=False)
+    return model, strategy
+
+
+def _price_note(model: str, limits) -> None:
+    """A dollar limit is only as good as the price behind it: say how old it is, or that
+    there is none (the run still starts; the summary counts unpriced calls)."""
+    from ..config import llm_prices_path
+    from ..llm.pricing import unpriced_note
+    from ..search.registry import LIBRARY
+
+    note = unpriced_note(model, llm_prices_path()) \
+        if limits is not None and limits.usd and model != LIBRARY else None
+    if note:
+        err.print(note, highlight=False)
 
 
 def _settings(language, device, profile, temperature, samples, depth):

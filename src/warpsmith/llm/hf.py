@@ -19,8 +19,8 @@ def import_transformers():
     try:
         import transformers
     except ImportError as e:
-        raise UsageError("hf: models need the transformers package: pip install transformers "
-                         "(and accelerate for models larger than one GPU)") from e
+        raise UsageError("hf: models need the transformers package: pip install "
+                         "'warpsmith[hf]' (transformers and accelerate)") from e
     return transformers
 
 

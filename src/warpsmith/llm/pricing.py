@@ -35,9 +35,13 @@ class Price:
     cached_input: float | None = None  # per million prompt tokens read from the vendor cache
 
 
-# List prices, standard tier, as published by the vendors in 2025; check before trusting a
-# bill and override what changed. Dated snapshots ("gpt-4o-2024-08-06",
+# List prices, standard tier, copied from the vendors' pages below in 2025 and not checked
+# since: prices move, so every place that turns tokens into dollars can say how old these are
+# (PRICES_AS_OF), and $WARPSMITH_PRICES overrides them. Dated snapshots ("gpt-4o-2024-08-06",
 # "claude-sonnet-4-5-20250929") take the price of their undated name.
+PRICES_AS_OF = "2025"
+PRICE_SOURCES = {"openai": "https://openai.com/api/pricing/",
+                 "anthropic": "https://www.anthropic.com/pricing#api"}
 BUILTIN_PRICES = {
     "gpt-5": Price(1.25, 10.0, 0.125),
     "gpt-5-mini": Price(0.25, 2.0, 0.025),
@@ -93,6 +97,33 @@ class PriceTable:
         fresh = usage.input_tokens - usage.cached_input_tokens
         return (fresh * price.input + usage.cached_input_tokens * cached_rate
                 + usage.output_tokens * price.output) / MILLION
+
+
+def unpriced_note(spec: str, override: Path | None) -> str | None:
+    """What a `usd=` budget should be told before a run with model `spec`: None when the
+    model has a price (the built-in one is dated and sourced), else that its calls will not
+    count against the limit and how to give a price."""
+    from .registry import parse_spec
+
+    parsed = parse_spec(spec)
+    if parsed.kind == "hf":  # a local model costs nothing in dollars
+        return None
+    table = PriceTable.load(override)
+    if table.lookup(parsed.kind, parsed.model) is not None:
+        if override is not None and _in(override, parsed):
+            return None
+        source = PRICE_SOURCES.get(parsed.kind, "the vendor")
+        return (f"note: {parsed.model}'s price is the built-in list price of {PRICES_AS_OF} "
+                f"({source}); a file in $WARPSMITH_PRICES overrides it")
+    return (f"note: no price known for {parsed.model}: its calls count as unpriced and the usd= "
+            "limit cannot see them; give its price in a file named by $WARPSMITH_PRICES "
+            "(docs/search.md), or add a calls= or tokens= limit")
+
+
+def _in(override: Path, parsed) -> bool:
+    names = read_prices(override)
+    return any(key in names for key in (f"{parsed.kind}:{parsed.model}", parsed.model,
+                                         SNAPSHOT.sub("", parsed.model)))
 
 
 def read_prices(path: Path) -> dict[str, Price]:

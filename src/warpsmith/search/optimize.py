@@ -24,7 +24,7 @@ from .budget import Budget
 from .context import RunContext, Settings
 from .judge import is_advice
 from .registry import JUDGE as JUDGE_STRATEGY
-from .registry import LIBRARY, MODEL_FREE, TUNE
+from .registry import LIBRARY, MODEL_FREE, TUNE, needs_model
 from .registry import strategy as get_strategy
 
 
@@ -77,7 +77,7 @@ def optimize(task: str, model: str, strategy: str, settings: Settings = DEFAULT_
     """`executor`: a spec ("inline", "local", "ray://…"), or an executor the caller owns."""
     get_strategy(strategy)  # a bad name fails before anything is recorded
     spec = spec_of(executor)
-    if (model == LIBRARY) != (strategy in MODEL_FREE):
+    if (model == LIBRARY) == needs_model(strategy):
         raise UsageError(f"the {' and '.join(MODEL_FREE)} strategies ask no model and the LLM "
                          "strategies need one: leave out --model for the offline library or "
                          "the tuner, or give one for an LLM strategy")

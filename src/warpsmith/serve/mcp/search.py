@@ -15,10 +15,12 @@ from .checks import EXCLUSIVE
 from .common import Device, Task, result, slug
 
 DEFAULT_BUDGET = "calls=8,usd=1,wall=10m"  # a tool call should end while the agent waits
-# search.registry's names, written out: the registry imports every strategy and with them
-# torch, and these go into the schema sent before any tool runs (a test keeps them equal)
+# search.registry's names, written out for the schema sent before any tool runs: the
+# registry imports every strategy and with them torch (a test keeps them equal). Which of them
+# needs a model is the registry's answer (model_and_strategy), asked when the tool is called.
 LIBRARY = "library"
-LLM_STRATEGIES = ["one-shot", "best-of-n", "refine", "judge", "evolve", "tune"]
+STRATEGIES = ["library", "tune", "one-shot", "best-of-n", "refine", "judge", "evolve"]
+MODEL_FREE = ["library", "tune"]
 
 
 def optimize_kernel(
@@ -28,7 +30,11 @@ def optimize_kernel(
             "openai:MODEL, anthropic:MODEL, openai-compatible:BASE_URL#MODEL; its API key must "
             "be in the server's environment."))] = None,
         strategy: Annotated[str | None, Field(description=(
-            f"Only with a model: {', '.join(LLM_STRATEGIES)} [default: refine]."))] = None,
+            f"One of {', '.join(STRATEGIES)}; {' and '.join(MODEL_FREE)} ask no model, the "
+            "others need one [default: refine with a model, library without]."))] = None,
+        start: Annotated[str | None, Field(description=(
+            "strategy tune: the candidate file to tune, a path on the server's machine."))]
+        = None,
         budget: Annotated[str, Field(description=(
             "Limits, the run stops at the first reached: calls, usd, tokens, wall, gpu, "
             "e.g. 'calls=8,usd=1,wall=10m'."))] = DEFAULT_BUDGET,
@@ -49,7 +55,7 @@ def optimize_kernel(
     if model != LIBRARY and limits.describe() == "unlimited":
         raise ToolError("give a budget with at least one limit, e.g. 'calls=8,wall=10m'")
     settings = Settings(language=language, device=device or _default_device(),
-                        samples=samples, depth=depth)
+                        samples=samples, depth=depth, start=start)
     out = config.home() / "mcp" / "best" / f"{slug(task)}-{secrets.token_hex(4)}.py"
     with EXCLUSIVE:
         run = run_optimize(task, model, strategy, settings=settings, budget=limits, out=out)
@@ -57,12 +63,13 @@ def optimize_kernel(
 
 
 def _model_and_strategy(model: str | None, strategy: str | None) -> tuple[str, str]:
-    if model:
-        return model, strategy or "refine"
-    if strategy is not None:
-        raise ToolError(f"strategy {strategy!r} asks a model: give model, e.g. "
-                        "'openai:gpt-4.1' or 'anthropic:claude-sonnet-4-5'")
-    return LIBRARY, LIBRARY
+    from ...errors import UsageError
+    from ...search.registry import model_and_strategy
+
+    try:
+        return model_and_strategy(model or None, strategy)
+    except UsageError as e:
+        raise ToolError(str(e)) from None
 
 
 def _default_device() -> str:
