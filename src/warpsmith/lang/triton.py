@@ -21,12 +21,11 @@ PICKED, PASSED_OVER = [0.0, 0.0, 0.0], [1.0, 1.0, 1.0]  # min() keeps the one pi
 def install_interpreter_autotune() -> bool:
     """Make Autotuner take its configs in turn under the interpreter; True when installed
     now."""
-    try:
-        from triton import knobs
-        from triton.runtime.autotuner import Autotuner
-    except ImportError:  # no triton, or one without knobs (older than 3.4)
-        return False
-    if not knobs.runtime.interpret or getattr(Autotuner, "_warpsmith_interpreted", False):
+    from .triton_compat import autotuner_class, interpreting
+
+    Autotuner = autotuner_class()  # noqa: N806 - the class, patched below
+    if Autotuner is None or not interpreting() or \
+            getattr(Autotuner, "_warpsmith_interpreted", False):
         return False
     original = Autotuner.run
 

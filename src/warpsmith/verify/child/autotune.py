@@ -16,11 +16,10 @@ _SEEN: dict[int, tuple[object, set]] = {}  # id(autotuner) -> (it, the configs i
 
 
 def install() -> bool:
-    try:
-        from triton.runtime.autotuner import Autotuner
-    except ImportError:
-        return False
-    if not getattr(Autotuner, "_warpsmith_interpreted", False) or \
+    from ...lang.triton_compat import autotuner_class
+
+    Autotuner = autotuner_class()  # noqa: N806 - the class, patched below
+    if Autotuner is None or not getattr(Autotuner, "_warpsmith_interpreted", False) or \
             getattr(Autotuner, "_warpsmith_recorded", False):
         return False
     original = Autotuner.run

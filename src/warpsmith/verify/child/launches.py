@@ -9,6 +9,8 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
+from ...lang.triton_compat import launching_classes, python_function
+
 
 class LaunchLog:
     def __init__(self, candidate_file: str):
@@ -16,7 +18,7 @@ class LaunchLog:
         self.launches: list[tuple[str, str | None]] = []  # (kernel name, file defining it)
 
     def install(self) -> None:
-        for cls in _kernel_classes():
+        for cls in launching_classes():
             _wrap(cls, self)
 
     def take(self) -> list[tuple[str, bool]]:
@@ -26,7 +28,7 @@ class LaunchLog:
 
     def record(self, fn) -> None:
         # Kept cheap (no path resolution here): it runs on every launch, timed calls too.
-        inner = getattr(fn, "fn", fn)
+        inner = python_function(fn)
         code = getattr(inner, "__code__", None)
         self.launches.append((getattr(inner, "__name__", "?"), code and code.co_filename))
         del self.launches[:-4096]  # timed calls are never taken: keep the list bounded
@@ -34,19 +36,6 @@ class LaunchLog:
     @functools.cache  # noqa: B019 - one log per process, a handful of file names
     def _own(self, filename: str | None) -> bool:
         return filename is not None and str(Path(filename).resolve()) == self.candidate_file
-
-
-def _kernel_classes() -> list[tuple[type, bool]]:
-    """The classes whose `run` launches a kernel."""
-    from triton.runtime.jit import JITFunction
-
-    classes = [JITFunction]
-    try:
-        from triton.runtime.interpreter import InterpretedFunction
-        classes.append(InterpretedFunction)
-    except ImportError:  # interpreter not shipped in this triton
-        pass
-    return classes
 
 
 def _wrap(cls: type, log: LaunchLog) -> None:
