@@ -9,6 +9,7 @@ KernelBench file among them, gets the checks that are about its meaning as warni
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import replace
 
 import torch
@@ -197,7 +198,9 @@ def checkable(task: Task) -> tuple[Task, str]:
 
 def cpu_sized(task: Task, max_bytes: int, max_flops: float) -> tuple[Task, str]:
     """The task's own shape where it fits the limits, else a copy with one shape named
-    'cpu' whose module-level sizes are halved until it does; TooLarge when none fits."""
+    'cpu' whose module-level sizes are halved until it does; TooLarge when none fits.
+    Structural parameters (kernel sizes, strides, padding, dilation, groups) are kept, so a
+    kernel that is wrong for the official structure is wrong on the copy too (issue 27)."""
     name = task.shapes[0].name
     cost = count_cost(task, name)
     if not ran_on_meta(cost):
@@ -205,41 +208,109 @@ def cpu_sized(task: Task, max_bytes: int, max_flops: float) -> tuple[Task, str]:
                        "the CPU can be chosen")
     if _fits(cost, max_bytes, max_flops):
         return task, name
-    sizes = _sizes(task)
+    sizes = data_sizes(_sizes(task))
+    found = _halve_together(task, sizes, max_bytes, max_flops)
+    if found is None:  # some size cannot halve that far (a dilated kernel's extent, groups),
+        # or the sizes of 32 and less (never halved together) hold most of the bytes
+        found = _halve_each(task, data_sizes(_sizes(task, _shrinkable)), max_bytes, max_flops)
+    if found is None:
+        raise TooLarge(f"no size of it fits the CPU ({max_bytes / 1e6:g} MB, "
+                       f"{max_flops / 1e9:g} GFLOP a call), halving its sizes down to "
+                       f"{MIN_SHRUNK}")
+    return found, "cpu"
+
+
+def _halve_together(task: Task, sizes: dict, max_bytes: int, max_flops: float) -> Task | None:
+    """Every size halved the same number of times, until the copy fits; None when a halving
+    breaks the task before one fits."""
     for halvings in range(1, MAX_HALVINGS + 1):
-        values = {k: _halved(v, halvings) for k, v in sizes.items()}
-        shrunk = replace(task, shapes=(Shape("cpu", values),))
+        shrunk = _with_sizes(task, {k: _halved(v, halvings) for k, v in sizes.items()})
         cost = count_cost(shrunk, "cpu")
         if not ran_on_meta(cost):
-            raise TooLarge(f"too large for the CPU, and halving its sizes breaks it "
-                           f"{cost.uncounted_ops[0]}")
+            return None
         if _fits(cost, max_bytes, max_flops):
-            return shrunk, "cpu"
-        if values == {k: _halved(v, halvings + 1) for k, v in sizes.items()}:
+            return shrunk
+        if shrunk.shape("cpu").values == {k: _halved(v, halvings + 1) for k, v in sizes.items()}:
             break  # every size is down to MIN_SHRUNK
-    raise TooLarge(f"no size of it fits the CPU ({max_bytes / 1e6:g} MB, "
-                   f"{max_flops / 1e9:g} GFLOP a call), halving its sizes down to {MIN_SHRUNK}")
+    return None
 
 
-def _halved(value, halvings: int):
+def _halve_each(task: Task, sizes: dict, max_bytes: int, max_flops: float) -> Task | None:
+    """One size at a time, each halving kept only where the task still runs: a size that
+    another constrains (channels a fixed `groups` divides, an extent a dilated kernel
+    spans) stops where it must, and the others go on."""
+    values, frozen = dict(sizes), set()
+    for _ in range(MAX_HALVINGS):
+        for key in [k for k in sizes if k not in frozen]:
+            trial = values | {key: _halved(values[key], 1, _floor(key))}
+            if trial[key] == values[key]:
+                frozen.add(key)
+                continue
+            cost = count_cost(_with_sizes(task, trial), "cpu")
+            if not ran_on_meta(cost):
+                frozen.add(key)
+                continue
+            values = trial
+            if _fits(cost, max_bytes, max_flops):
+                return _with_sizes(task, values)
+    return None
+
+
+def _with_sizes(task: Task, values: dict) -> Task:
+    return replace(task, shapes=(Shape("cpu", values),))
+
+
+# A module-level constant whose name says it shapes the computation rather than sizes the data.
+_STRUCTURAL = re.compile(r"kernel|stride|pad|dilation|groups", re.IGNORECASE)
+
+
+def data_sizes(sizes: dict) -> dict:
+    """The sizes a CPU copy or the verifier's secret twin may change: all but the structural
+    parameters (kernel_size, stride, padding, output_padding, dilation, groups), which
+    change what every index computes (KernelBench level1/41's kernel_size = 8 grew to 10
+    on the twin and the kernel was held to a window it was not written for). A structural
+    value that equals a data size (a depthwise conv's groups = in_channels) stays with it:
+    equal sizes change alike, so the conv stays depthwise."""
+    data = {k: v for k, v in sizes.items() if not _STRUCTURAL.search(k)}
+    values = {e for v in data.values() for e in (v if type(v) in (tuple, list) else (v,))}
+    return {k: v for k, v in sizes.items() if k in data or _all_in(v, values)}
+
+
+def _all_in(value, values: set) -> bool:
+    return all(e in values for e in (value if type(value) in (tuple, list) else (value,)))
+
+
+def _halved(value, halvings: int, floor: int = MIN_SHRUNK):
     """A size, or a tuple or list of sizes (each element that is one), halved `halvings`
-    times, never below MIN_SHRUNK: equal sizes stay equal."""
+    times, never below `floor`: equal sizes stay equal."""
     if type(value) in (tuple, list):
-        return type(value)(_halved(e, halvings) if _big(e) else e for e in value)
-    return max(MIN_SHRUNK, value >> halvings)
+        return type(value)(_halved(e, halvings, floor) if _big(e) else e for e in value)
+    return max(floor, value >> halvings)
+
+
+def _floor(name: str) -> int:
+    """A batch indexes whole images or rows, so it may shrink to 2 (two, so the batch stride
+    is still used); any other size to MIN_SHRUNK."""
+    return 2 if "batch" in name.lower() else MIN_SHRUNK
+
+
+def _shrinkable(name: str, value) -> bool:
+    return type(value) is int and value > _floor(name)
 
 
 def _fits(cost, max_bytes: int, max_flops: float) -> bool:
     return cost.bytes <= max_bytes and (not cost.countable or cost.flops <= max_flops)
 
 
-def _sizes(task: Task) -> dict:
+def _sizes(task: Task, is_size=None) -> dict:
     """The module's integer constants large enough to be sizes (batch, features, lengths),
     and its tuples and lists holding such sizes (KernelBench's `input_shape = (32768,)`,
     level 3's `layer_sizes = [16384, 16384]`: never halved, no MLP fitted the CPU)."""
     module = import_task_module(task.path)
     base = task.shapes[0].values
     found = {k: base.get(k, v) for k, v in vars(module).items() if not k.startswith("_")}
+    if is_size is not None:  # by name and value (_shrinkable)
+        return {k: v for k, v in found.items() if is_size(k, v)}
     return {k: v for k, v in found.items() if holds_size(v, _big)}
 
 
