@@ -36,9 +36,8 @@ def _is_go(reply) -> bool:
     return first.startswith(b"go ")
 
 
-DIAG = {"own_launches": None, "guarded": {"forbidden_ops": [], "threads_started": 0,
-                                          "inputs_modified": False}, "aliased": 0,
-        "inprocess_us": 1.0}
+DIAG = {"own_launches": None, "guarded": {"forbidden_ops": [], "threads_started": 0},
+        "aliased": 0, "inprocess_us": 1.0}
 
 
 class _Worker:
@@ -69,12 +68,12 @@ class _Worker:
         for i in range(self.n):
             size = wire.nbytes(self.descs[0])
             inputs.append([wire.from_bytes(data, self.descs[0], i * size)])
-        assert self.timer({"kind": "block", **DIAG, "own_launches": [1] * self.n}, b"",
-                          self.elapsed) == OUTPUTS_LINE
+        assert self.timer({"kind": "block"}, b"", self.elapsed) == OUTPUTS_LINE
         outs = [self.answer(inputs[i]) for i in record["order"]]
         descs, chunks = zip(*(wire.output_message(o) for o in outs), strict=True)
         payload = b"".join(bytes(c) for call in chunks for c in call)
-        return self.timer({"kind": "outputs", "outputs": list(descs)}, payload, None)
+        return self.timer({"kind": "outputs", "outputs": list(descs), **DIAG,
+                           "own_launches": [1] * self.n}, payload, None)
 
 
 def test_each_block_times_every_implementation_once_in_an_order_drawn_per_block():
@@ -104,26 +103,28 @@ def test_the_order_is_not_the_same_for_every_verification():
     assert len(orders) > 1  # 2^12 orders each: drawn, not fixed by the block's number
 
 
+def _at_first_block(timer):
+    timer({"kind": "ready"}, b"", None)
+    if not _is_go(timer({"kind": "slots"}, b"", None)):
+        pytest.skip("no candidate block drawn")  # the baselines' turns ended the schedule
+
+
 def test_a_block_nobody_asked_for_or_a_malformed_one_ends_the_timing():
     task, prepared = _prepared()
-    good = {"kind": "block", **DIAG}
     timer = Baselines(task, prepared, PROFILE, device="cpu")
     with pytest.raises(Malformed):
-        timer(good | {"own_launches": [1]}, b"", 0.001)  # before `ready`
-    timer({"kind": "ready"}, b"", None)
-    reply = timer({"kind": "slots"}, b"", None)
-    while not _is_go(reply):  # the baselines' turns came first: the schedule ended
-        pytest.skip("no candidate block drawn")
-    n = timer.n
-    for bad in (good | {"own_launches": [1]} if n > 1 else good | {"own_launches": []},
-                good | {"own_launches": [1] * n, "guarded": {}},
-                good | {"own_launches": [1] * n, "aliased": "none"},
-                good | {"own_launches": [1] * n, "aliased": n + 1},
-                good | {"own_launches": [1] * n, "inprocess_us": "fast"}):
-        with pytest.raises(Malformed):
-            timer(bad, b"", 0.001)
+        timer({"kind": "block"}, b"", 0.001)  # before `ready`
+    _at_first_block(timer)
     with pytest.raises(Malformed):  # a block frame that came before its GO was written
-        timer(good | {"own_launches": [1] * n}, b"", None)
+        timer({"kind": "block"}, b"", None)
+    n = timer.n
+    good = {"kind": "outputs", "outputs": [[]] * n, **DIAG, "own_launches": [1] * n}
+    for bad in (good | {"own_launches": [1] * (n + 1)}, good | {"guarded": {}},
+                good | {"aliased": "none"}, good | {"aliased": n + 1},
+                good | {"inprocess_us": "fast"}):
+        timer.state = "outputs"
+        with pytest.raises(Malformed):
+            timer(bad, b"", None)
     with pytest.raises(Malformed):
         timer({"kind": "ready"}, b"", None)  # a second `ready`
 
@@ -132,16 +133,13 @@ def test_a_block_nobody_asked_for_or_a_malformed_one_ends_the_timing():
 def test_outputs_that_do_not_match_their_descriptors_end_the_timing(outputs):
     task, prepared = _prepared()
     timer = Baselines(task, prepared, PROFILE, device="cpu")
-    worker = _Worker(timer)
-    reply = timer({"kind": "ready"}, b"", None)
-    worker.n = parse_go(reply.decode())["n"]
-    reply = timer({"kind": "slots"}, b"", None)
-    while not _is_go(reply):
-        pytest.skip("no candidate block drawn")
-    timer({"kind": "block", **DIAG, "own_launches": [1] * worker.n}, b"", 0.001)
-    descs = [[{"dtype": "float32", "shape": [1 << 20]}]] * worker.n
+    _at_first_block(timer)
+    timer({"kind": "block"}, b"", 0.001)
+    n = timer.n
+    descs = [[{"dtype": "float32", "shape": [1 << 20]}]] * n
     with pytest.raises(Malformed):
-        timer({"kind": "outputs", "outputs": descs}, outputs, None)
+        timer({"kind": "outputs", "outputs": descs, **DIAG, "own_launches": [1] * n},
+              outputs, None)
 
 
 def test_a_baseline_that_cannot_be_built_is_left_out_with_a_note_not_blamed():

@@ -183,7 +183,7 @@ def _guarded_ok(record) -> bool:
     return isinstance(record, dict) and type(record.get("threads_started")) is int and \
         isinstance(record.get("forbidden_ops"), list) and \
         all(isinstance(op, str) for op in record["forbidden_ops"]) and \
-        type(record.get("inputs_modified")) is bool
+        type(record.get("inputs_modified", False)) is bool
 
 
 def _positive(value) -> bool:

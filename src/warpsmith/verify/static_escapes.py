@@ -14,7 +14,7 @@ import types
 from collections.abc import Iterator
 
 from . import static_rules
-from .static import REJECT, detect_language, rule
+from .static import REJECT, _dotted, detect_language, rule
 
 # Native code in the candidate's process defeats every in-process guard, and a child process
 # computes where no guard looks (it can read and write the worker's memory through
@@ -325,3 +325,83 @@ def _mode_switch(tree):
         if any(obj is b for b in banned):
             yield line, f"uses {path}, which switches the torch-function or dispatch modes " \
                         "(the op guard) or a dispatch key off"
+
+
+# A code object rebuilt (`code.replace(co_names=...)`) and called as a function (`type(fn)(code,
+# {})`) ran an import with no import statement, no compile and no attribute node the other
+# rules know (E58). Code objects are reached through these attributes, made by replace().
+CODE_ATTRIBUTES = {"gi_code", "cr_code", "ag_code", "f_code", "co_code", "co_names",
+                   "co_consts", "co_varnames", "co_filename", "co_name", "co_qualname",
+                   "co_lines", "co_positions", "co_exceptiontable", "co_linetable"}
+
+
+@rule("code-object", REJECT)
+def _code_object(tree):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in CODE_ATTRIBUTES:
+            yield node.lineno, f"reaches .{node.attr}: code objects are not a candidate's business"
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr == "replace" and any(
+                    k.arg is None or k.arg.startswith("co_") for k in node.keywords):
+            yield node.lineno, "rebuilds a code object with replace(co_...)"
+
+
+# Classes and functions made by calling a type found at run time: `type(fn)(code, globals)` is
+# FunctionType, `type(type)("T", (torch.Tensor,), ns)` a class no class statement shows (a
+# Tensor subclass whose handlers run inside allowed ops), make_dataclass(bases=...) and the
+# functional Enum API's type= the same with a library's help (E58).
+CLASS_FACTORIES = {"dataclasses.make_dataclass": ("bases", "namespace"),
+                   "enum.Enum": ("type",), "enum.IntEnum": ("type",), "enum.Flag": ("type",),
+                   "enum.IntFlag": ("type",), "enum.StrEnum": ("type",)}
+
+
+@rule("run-time-type", REJECT)
+def _run_time_type(tree):
+    names = static_rules.bindings(tree)
+    _, returns = static_rules._reference_bindings(tree)
+    factories = {id(_resolve(p)): kw for p, kw in CLASS_FACTORIES.items()
+                 if _resolve(p) is not None}
+    for node in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
+        paths = static_rules.paths_of(node.func, names, returns)
+        if static_rules.TYPE_OF in paths or _is_type_call(node.func):
+            yield node.lineno, "calls a type found at run time (type(x)(...)): functions and " \
+                               "classes made that way are code no rule has read"
+        for kw in {k for p in paths for k in factories.get(id(_resolve(p)), ())}:
+            if any(k.arg in (kw, None) for k in node.keywords):
+                yield node.lineno, f"passes {kw}= to {sorted(paths)[0]}: a class built at " \
+                                   "run time"
+
+
+def _is_type_call(func: ast.AST) -> bool:
+    return isinstance(func, ast.Call) and isinstance(func.func, ast.Name) and \
+        func.func.id == "type"
+
+
+# Attribute names under which an allowed module holds a module off the allow-list that reaches
+# the OS or the runtime (torch.sys, torch.os, torch._C, F.np, …), or a mode switch. Through a
+# plain path the module-reach and mode-switch rules see them; through an expression the scan
+# cannot resolve (`(lambda m: m)(torch).sys`, `[torch][0].os`, a parameter `m.os`), the name
+# is all there is to judge by (E59). Honest kernels read none of these off anything.
+REACH_NAMES = {
+    "sys", "_sys", "os", "_osp", "builtins", "bltns", "subprocess", "ctypes", "importlib",
+    "gc", "inspect", "types", "_thread", "threading", "multiprocessing", "mp", "signal",
+    "shutil", "pathlib", "tempfile", "io", "pickle", "copyreg", "linecache", "dis", "ast",
+    "traceback", "platform", "sysconfig", "pkgutil", "np", "numpy", "weakref", "contextvars",
+    "concurrent", "glob", "tarfile", "marshal", "runpy", "socket", "posix", "_C", "_VF",
+    "_ops", "_python_dispatch", "_mode_utils", "_library", "_custom_ops", "_custom_op",
+    "_dispatch", "_subclasses", "_utils_internal", "_import_utils", "_weights_only_unpickler",
+    "library", "overrides", "modules", "environ", "ExcludeDispatchKeyGuard",
+    "DisableTorchFunction", "DisableTorchFunctionSubclass", "DispatchKeySet", "DispatchKey"}
+
+
+@rule("expression-reach", REJECT)
+def _expression_reach(tree):
+    names = static_rules.bindings(tree)
+    _, returns = static_rules._reference_bindings(tree)
+    for node in ast.walk(tree):
+        # a plain dotted path (`torch.sys`, `m.os` of an imported m) is the other rules'
+        if isinstance(node, ast.Attribute) and node.attr in REACH_NAMES and (
+                not _dotted(node.value) or not static_rules.paths_of(node.value, names, returns)):
+            yield node.lineno, f"reads .{node.attr} off {ast.unparse(node.value)[:60]}, which " \
+                               "the scan cannot resolve: modules off the allow-list are " \
+                               "reached that way"

@@ -130,7 +130,7 @@ def timed_problems(timing: dict, triton: bool) -> list[tuple[str, str]]:
     if timing["aliased"]:
         found.append(("output-aliases-input", f"{timing['aliased']} timed calls returned an "
                       "output in an input's memory (what was timed is not what was checked)"))
-    if any(g["inputs_modified"] for g in timing["guarded"]):
+    if any(g.get("inputs_modified") for g in timing["guarded"]):
         found.append(("inputs-modified", "a timed call wrote into its inputs (what was timed "
                       "is not what was checked)"))
     return found

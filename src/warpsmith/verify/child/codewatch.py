@@ -23,12 +23,15 @@ signature's parameter, a real identifier (checked with `str`'s own methods).
 from __future__ import annotations
 
 import enum
+import importlib.util
 import inspect
 import keyword
 import os
 import sys
 import types
 from dataclasses import Field
+
+from . import dispatch
 
 # Where the Python code that calls compile/exec/eval lives, for the callers allowed.
 CALLERS = ("<frozen importlib._bootstrap_external>", "<frozen importlib._bootstrap>",
@@ -37,6 +40,14 @@ CALLERS = ("<frozen importlib._bootstrap_external>", "<frozen importlib._bootstr
            "/torch/_library/")
 # The callers above that write source from names (the rest compile files or make an AST).
 GENERATORS = ("/collections/__init__.py", "/dataclasses.py", "/triton/runtime/jit.py")
+# Code objects and functions made from them at run time, and raw threads: `code.replace(
+# co_names=...)` called through `type(fn)(code, {})` ran an import with no import statement
+# and no compile (E58), and `_thread.start_new_thread` at import ran a thread that neither
+# threading.enumerate nor the guard sees. torch and Triton make a few themselves (flex
+# attention's restored function, torch's traceback renaming); threading starts its threads
+# through _thread, and is watched by the guard. Anyone else is refused before it happens.
+MADE_AT_RUN_TIME = {"code.__new__": ("torch", "triton"), "function.__new__": ("torch", "triton"),
+                    "_thread.start_new_thread": ("torch", "triton", "threading")}
 _STATE: dict = {"found": None}
 _frame = sys._getframe
 _is_identifier, _is_keyword = str.isidentifier, keyword.iskeyword
@@ -55,12 +66,29 @@ def install() -> list[str]:
     here = os.path.realpath(os.getcwd())
     sys.path[:] = [p for p in sys.path if p not in ("", ".") and os.path.realpath(p) != here]
     _STATE["found"] = found = []
+    _STATE["makers"] = {event: _library_dirs(names) for event, names in MADE_AT_RUN_TIME.items()}
+    dispatch.watch_switches()  # the guard's off switches: uses recorded from now on (E57)
     sys.addaudithook(_hook)
     return found
 
 
+def _library_dirs(names: tuple[str, ...]) -> tuple[str, ...]:
+    dirs = []
+    for name in names:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.submodule_search_locations:
+            dirs += [os.path.join(d, "") for d in spec.submodule_search_locations]
+        elif spec is not None and spec.origin:
+            dirs.append(spec.origin)
+    return tuple(dirs)
+
+
 def _hook(event: str, args) -> None:
-    if event != "compile" or _STATE["found"] is None:
+    if _STATE["found"] is None:
+        return
+    if event in MADE_AT_RUN_TIME:
+        _made_at_run_time(event)
+    if event != "compile":
         return
     frame = _frame(1)
     caller = frame.f_code.co_filename
@@ -73,6 +101,14 @@ def _hook(event: str, args) -> None:
     why = f" (a name it pastes is not a plain identifier: {lie})" if lie else ""
     _STATE["found"].append(f"{caller}{why}: {text}")
     raise DynamicCode(f"code compiled from a string by {caller} is not allowed{why}")
+
+
+def _made_at_run_time(event: str) -> None:
+    caller = _frame(2).f_code.co_filename  # the Python code that made it (a C caller has none)
+    if not caller.startswith(_STATE["makers"][event]):
+        _STATE["found"].append(f"{caller}: {event} (made at run time)")
+        raise DynamicCode(f"{event} by {caller} is not allowed: code objects, functions made "
+                          "from them and raw threads are not a candidate's business")
 
 
 def _lying_name(frame, depth: int = 24) -> str | None:

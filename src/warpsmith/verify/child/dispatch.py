@@ -149,7 +149,39 @@ def _outside_the_guard() -> list[str]:
     found = [f"thread {t.name!r} (started outside forward, unguarded)"
              for t in threading.enumerate() if t.ident not in _HARNESS_THREADS
              and t is not threading.main_thread() and not _native(t)]
+    found += [f"torch.Tensor subclass {name} made at run time (its handlers run inside "
+              "allowed ops)" for name in _new_tensor_subclasses()]
     return found + ["os.fork (a child process computes unguarded)"] * bool(_FORKS[0])
+
+
+def _tensor_subclasses() -> set[type]:
+    found, todo = set(), [torch.Tensor]
+    while todo:  # type's own method: a metaclass of the candidate's cannot answer for it
+        for sub in type.__subclasses__(todo.pop()):
+            if sub not in found:
+                found.add(sub)
+                todo.append(sub)
+    return found
+
+
+# Subclasses of torch.Tensor that existed when the harness loaded. One made later by the
+# candidate (`type(type)("T", (torch.Tensor,), ns)`, make_dataclass(bases=...), E58) runs its
+# __torch_function__/__torch_dispatch__ inside ops the guard allows (copy_, clone); the static
+# scan refuses the class statement and the three-argument type(), this sees the class however
+# it was made. torch's own, imported lazily, are found by identity in their module.
+_HARNESS_SUBCLASSES = _tensor_subclasses()
+
+
+def _new_tensor_subclasses() -> list[str]:
+    return sorted(type.__getattribute__(c, "__qualname__") for c in _tensor_subclasses()
+                  if c not in _HARNESS_SUBCLASSES and not _torch_own(c))
+
+
+def _torch_own(cls: type) -> bool:
+    module = sys.modules.get(type.__getattribute__(cls, "__module__"))
+    path = getattr(module, "__file__", None) or ""
+    namespace = vars(module) if isinstance(module, type(sys)) else {}
+    return path.startswith(_TORCH_DIR) and any(v is cls for v in dict.values(namespace))
 
 
 def _native(thread: threading.Thread) -> bool:

@@ -5,12 +5,13 @@ with the shape of one input set and how many sets a block uses (`sets`); the wor
 that many buffers (on a GPU it hands their IPC handles over in a `slots` frame, and the
 trusted side writes every block's fresh inputs into them; on the CPU the bytes follow each
 GO). Each GO is one block: every set once, in the order given, one call (at a position the
-trusted side drew) watched like a checked call; then a device-wide synchronize and a `block`
-frame. The trusted side's clock runs from its GO to that frame's first bytes. It then asks
-for the block's outputs (`outputs` frame: IPC handles, or raw bytes on the CPU) and reads
-the values it checks itself. Between blocks it times eager and torch.compile with this
-process stopped (verify/baselines.py). What this side reports (its own CUDA-event time of the
-block, launches, the watched call's record) is a diagnostic, checked there.
+trusted side drew) watched like a checked call; then a device-wide synchronize and a bare
+`block` frame. The trusted side's clock runs from its GO to that frame's first bytes. It then
+asks for the block's outputs (`outputs` frame: IPC handles, or raw bytes on the CPU, with this
+side's diagnostics) and reads the values it checks itself. Between blocks it times eager and
+torch.compile with this process stopped (verify/baselines.py). What this side reports (its
+own CUDA-event time of the block, launches, the watched call's record) is a diagnostic,
+checked there.
 """
 
 from __future__ import annotations
@@ -50,11 +51,12 @@ def time_candidate(job: dict, models: dict, task, channel, guards) -> dict:
         while (go := parse_go(line := read_line() or "")) is not None:
             if not gpu:
                 _fill_from(timer.sets, read_bytes)
-            send({"frame": TIMING, "kind": "block", **timer.run(go)})
+            timer.run(go)
+            send({"frame": TIMING, "kind": "block"})  # the trusted side's clock stops here
             if read_line() != OUTPUTS:
                 raise RuntimeError("the trusted side did not ask for the block's outputs")
             head, payload = timer.outputs()
-            send({"frame": TIMING, "kind": "outputs", **head}, payload)
+            send({"frame": TIMING, "kind": "outputs", **timer.diagnostics(go), **head}, payload)
             timer.let_go()
     if line != END.decode().strip():
         raise RuntimeError("the trusted side ended the timing without its end line")
@@ -87,36 +89,43 @@ def _fill_from(sets: list[list], read_bytes) -> None:
 
 class _Block:
     """One block: each set once in the trusted side's order, one call watched like a
-    checked call (op guard, thread watch, a copy of its inputs to see a write into them).
-    Every call's outputs are kept until the trusted side has read them."""
+    checked call (op guard, thread watch). Every call's outputs are kept until the trusted
+    side has read them."""
 
     def __init__(self, model, sets: list[list], gpu: bool):
         self.model, self.sets, self.gpu = model, sets, gpu
         self.raised, self.tampered = 0, set()
         self.outs: list[list] = []
 
-    def run(self, go: dict) -> dict:
+    def run(self, go: dict) -> None:
+        """The block's calls and a device-wide synchronize (work on side streams counts),
+        nothing else: what follows is outside the trusted side's clock."""
         order, watch = go.get("order"), go.get("watch")
         if not isinstance(order, list) or not all(
                 type(i) is int and 0 <= i < len(self.sets) for i in order):
             raise RuntimeError("the trusted side's block is malformed")
         if self.gpu:
             cudadriver.reset_persisting_l2()
-        state, guarded, launches = integrity.knobs(), {}, []
+        self.state, self.guarded, self.launches = integrity.knobs(), {}, []
         start = _clock(self.gpu)
         for pos, i in enumerate(order):
             if pos == watch:
-                out = self._watched(self.sets[i], guarded)
+                out = self._watched(self.sets[i], self.guarded)
             else:
                 out = tree_leaves(self.model(*self.sets[i]))
             self.outs.append(out)
-            launches.append(sum(own for _, own in self.guards[0].take()))
-        inprocess_us = _elapsed_us(start, self.gpu)
+            self.launches.append(sum(own for _, own in self.guards[0].take()))
+        self.inprocess_us = _elapsed_us(start, self.gpu)
+
+    def diagnostics(self, go: dict) -> dict:
+        """What this process saw of the block (after the clock): its own time of it, the
+        launches per call, the watched call's record, outputs in an input's memory."""
         self.raised += self.gpu and _guard_persisting_l2()
-        self.tampered.update(integrity.knobs_changed(state))
-        aliased = sum(_aliases(out, self.sets[i]) for out, i in zip(self.outs, order, strict=True))
-        return {"inprocess_us": inprocess_us, "own_launches": launches, "guarded": guarded,
-                "aliased": aliased}
+        self.tampered.update(integrity.knobs_changed(self.state))
+        aliased = sum(_aliases(out, self.sets[i])
+                      for out, i in zip(self.outs, go["order"], strict=True))
+        return {"inprocess_us": self.inprocess_us, "own_launches": self.launches,
+                "guarded": self.guarded, "aliased": aliased}
 
     def outputs(self) -> tuple[dict, bytes]:
         """The block's outputs, per call: IPC handles on a GPU; descriptors and raw bytes on
@@ -133,17 +142,14 @@ class _Block:
         self.outs = []
 
     def _watched(self, inputs, record: dict) -> list:
-        """The watched call, also checked for writes into its inputs (a copy made before it:
-        its time is part of the block, a few percent of one call's at most)."""
+        """The watched call: under the op guard and the thread watch. A write into its
+        inputs is the trusted side's to see (it reads the input buffers back after the
+        block): a copy made here would be time in the block that is not the kernel's."""
         _, threads, allowed = self.guards
-        before = [x.clone() if isinstance(x, torch.Tensor) else x for x in inputs]
         with OpGuard(allowed) as ops, threads:
             # flattened in the call, under the guard: a container's own methods run there
             out = tree_leaves(self.model(*inputs))
-        record |= {"forbidden_ops": sorted(ops.forbidden), "threads_started": threads.started,
-                   "inputs_modified": any(
-                       isinstance(a, torch.Tensor) and not torch.equal(a, b)
-                       for a, b in zip(inputs, before, strict=True))}
+        record |= {"forbidden_ops": sorted(ops.forbidden), "threads_started": threads.started}
         return out
 
 
