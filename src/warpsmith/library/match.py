@@ -144,10 +144,31 @@ def _resolve(values: list, inits: list[tuple], path: str) -> dict:
         if all(_is_number(init[i]) and init[i] == v for init, v in zip(inits, values,
                                                                       strict=True)):
             return {"init": i}
+    if ".shape[" in path:  # a parameter's size: also an element of a tuple argument
+        dim = int(path.rsplit("[", 1)[1].rstrip("]")) if path.endswith("]") else 0
+        item = _tuple_item(values, inits, dim)  # (LayerNorm's normalized_shape, level1/40)
+        if item is not None:
+            return item
     if all(v == values[0] for v in values):
         return {"value": values[0]}
     raise _Differs(f"{path} takes the values {values} across shapes and follows none of "
                    "the constructor's arguments")
+
+
+def _tuple_item(values: list, inits: list[tuple], dim: int) -> dict | None:
+    """{"init": i, "item": j} where element j of tuple init argument i equals the value at
+    every shape; only render.size reads it (a parameter declared from the constructor's
+    arguments follows the verifier's twin, whose sizes differ from the file's). Element
+    `dim` (the parameter's own dim) first: normalized_shape (64, 256, 256) has two 256s."""
+    for i in range(min(len(init) for init in inits)):
+        if not all(type(init[i]) in (tuple, list) for init in inits):
+            continue
+        count = min(len(init[i]) for init in inits)
+        for j in sorted(range(count), key=lambda j: j != dim):
+            if all(_is_number(init[i][j]) and init[i][j] == v
+                   for init, v in zip(inits, values, strict=True)):
+                return {"init": i, "item": j}
+    return None
 
 
 def _is_number(x) -> bool:

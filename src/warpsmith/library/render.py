@@ -42,7 +42,10 @@ def scalar(spec: dict | None, default: float = 0.0) -> str:
 
 
 def size(spec: dict) -> str:
-    return f"int(args[{spec['init']}])" if "init" in spec else str(int(spec["value"]))
+    if "init" not in spec:
+        return str(int(spec["value"]))
+    item = f"[{spec['item']}]" if "item" in spec else ""  # an element of a tuple argument
+    return f"int(args[{spec['init']}]{item})"
 
 
 def constructor(parameters: list[dict], scalars: dict[str, dict | None],

@@ -1,0 +1,27 @@
+"""KernelBench level1/40's form: LayerNorm over three dims, its normalized_shape one tuple
+argument of the constructor."""
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self, normalized_shape: tuple):
+        super().__init__()
+        self.ln = nn.LayerNorm(normalized_shape=normalized_shape)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.ln(x)
+
+
+batch_size = 4
+features = 8
+dim1 = 16
+dim2 = 16
+
+
+def get_inputs():
+    return [torch.rand(batch_size, features, dim1, dim2)]
+
+
+def get_init_inputs():
+    return [(features, dim1, dim2)]
