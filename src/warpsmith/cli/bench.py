@@ -76,6 +76,8 @@ def bench_command(ctx, suite, generator, only, samples, budget, device, profile,
     else:  # a missing SUITE or --generator is said before torch is imported
         _suite(suite), _generator(generator)
     store = writable_store(db)  # before any work (and torch): a bad folder is one line
+    if not resume_id and generator.startswith("llm:"):
+        common.writable_llm_cache()
     from ..bench import Options, bench, resume
     from ..search import parse_budget
 

@@ -80,7 +80,13 @@ def writable_run(out: str | None, model: str | None) -> None:
     if out is None:
         config.writable_folder(Path.cwd(), "--out FILE")
     if model:
-        config.writable_folder(config.llm_cache_path().parent, "$WARPSMITH_LLM_CACHE")
+        writable_llm_cache()
+
+
+def writable_llm_cache() -> None:
+    from .. import config
+
+    config.writable_folder(config.llm_cache_path().parent, "$WARPSMITH_LLM_CACHE")
 
 
 def out_file(ctx, param, value: str | None) -> str | None:
