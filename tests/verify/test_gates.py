@@ -21,9 +21,12 @@ def test_plausible_result_stays_passed():
     assert apply_gates(_timed(500, 1000, 600), TASK).status == "passed"
 
 
-def test_below_the_peak_floor_is_rejected():
-    verdict = apply_gates(_timed(50, 1000, 600), TASK)
-    assert verdict.status == "rejected" and verdict.rules == ("below-roofline-floor",)
+def test_below_the_dense_floor_is_flagged_never_rejected_for_being_fast():
+    """Issue 31: a kernel that exploits its inputs' structure (KernelBench level1/14, a
+    triangular matmul, on the trusted clock) beats the dense op's floor honestly."""
+    verdict = apply_gates(_timed(90, 110, 105), TASK)
+    assert verdict.status == "passed" and verdict.rules == ()
+    assert any(w.startswith("below-dense-floor") for w in verdict.warnings)
 
 
 def test_implausible_speedups_are_suspect_until_accepted():

@@ -1,5 +1,8 @@
-"""Plausibility gates on timed verdicts: faster than physics is a broken measurement, and far
-faster than the baselines needs a reviewer before it counts."""
+"""Plausibility gates on timed verdicts. A time below the dense op's datasheet floor is
+flagged, never rejected: it is the trusted side's clock over calls whose outputs it checked,
+and a kernel that exploits the structure of the task's inputs (a triangular operand, zeros)
+honestly does less work than the dense floor assumes (KernelBench level1/14, 15). Far faster
+than the baselines still needs a reviewer before it counts (suspect)."""
 
 from __future__ import annotations
 
@@ -18,9 +21,11 @@ def apply_gates(verdict: Verdict, task: Task, accept_suspect: bool = False) -> V
         return verdict
     cand = next((t for t in verdict.timings if t.name == "candidate"), None)
     if cand and verdict.peak_floor_us and cand.median_us < verdict.peak_floor_us:
-        return replace(verdict, status="rejected", rules=("below-roofline-floor",), reasons=(
-            f"measured {cand.median_us:.1f} µs, below the {verdict.peak_floor_us:.1f} µs that "
-            "the GPU's datasheet peaks allow for this shape: the timing cannot be real",))
+        verdict = replace(verdict, warnings=verdict.warnings + (
+            f"below-dense-floor: measured {cand.median_us:.1f} µs on the trusted side's clock, "
+            f"below the {verdict.peak_floor_us:.1f} µs the GPU's datasheet peaks allow for "
+            "the dense op at this shape; the timed calls' outputs were checked, so the kernel "
+            "does less work than the dense op (exploiting its inputs' structure?)",))
     suspicions = _suspicions(verdict)
     if suspicions and not accept_suspect:
         return replace(verdict, status="suspect", reasons=tuple(suspicions) + (

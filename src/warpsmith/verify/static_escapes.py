@@ -14,7 +14,7 @@ import types
 from collections.abc import Iterator
 
 from . import static_rules
-from .static import REJECT, _dotted, detect_language, rule
+from .static import REJECT, WARN, _dotted, detect_language, rule
 
 # Native code in the candidate's process defeats every in-process guard, and a child process
 # computes where no guard looks (it can read and write the worker's memory through
@@ -405,3 +405,116 @@ def _expression_reach(tree):
             yield node.lineno, f"reads .{node.attr} off {ast.unparse(node.value)[:60]}, which " \
                                "the scan cannot resolve: modules off the allow-list are " \
                                "reached that way"
+
+
+# An integer made a pointer inside a kernel: under the interpreter a pointer is a host address,
+# so the kernel reads and writes any memory of the worker's (the guard's state, the report);
+# on a GPU, any device address. Inline assembly is native code the interpreter cannot run
+# (E60). A cast to a pointer argument's own `.dtype` is the same cast without the name.
+POINTER_MAKERS = {"pointer_type", "int_to_ptr", "create_int_to_ptr", "inline_asm_elementwise",
+                  "inline_asm", "ptr_type"}
+CASTS = {"to", "cast", "bitcast"}
+
+
+@rule("pointer-cast", REJECT)
+def _pointer_cast(tree):
+    if detect_language(tree, "") != "triton":
+        return
+    for node in ast.walk(tree):
+        name = node.attr if isinstance(node, ast.Attribute) else \
+            node.id if isinstance(node, ast.Name) else None
+        if name in POINTER_MAKERS:
+            yield node.lineno, f"uses {name}: an integer made a pointer (or native assembly) " \
+                               "reads and writes any address"
+        elif isinstance(node, ast.Call) and _cast_to_pointer_dtype(node):
+            yield node.lineno, "casts to a pointer argument's dtype: an integer made a pointer"
+
+
+def _cast_to_pointer_dtype(call: ast.Call) -> bool:
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr in CASTS):
+        return False
+    targets = [*call.args, *(k.value for k in call.keywords if k.arg in ("dtype", "dst_ty"))]
+    return any(isinstance(t, ast.Attribute) and t.attr in ("dtype", "type") and
+               "ptr" in ast.unparse(t.value).lower() for t in targets)
+
+
+# str.format resolves `{0.attr}` and `{0[key]}` fields by name at run time: getattr in a
+# string, no attribute node for any rule (`"{0.handle.data}".format(block)` reached the
+# interpreter's NumPy arrays, E60). A format string that is not a literal may hold such a
+# field; in a Triton candidate that is refused too (a CUDA candidate's source template is a
+# literal or an f-string, whose expressions the scan reads).
+@rule("format-field", REJECT)
+def _format_field(tree):
+    import string
+
+    triton = detect_language(tree, "") == "triton"
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Attribute) and node.attr in ("format", "format_map")):
+            continue
+        literal = node.value.value if isinstance(node.value, ast.Constant) and \
+            isinstance(node.value.value, str) else None
+        if literal is None and triton:
+            yield node.lineno, f"calls .{node.attr} on a string built at run time: its " \
+                               "fields may read attributes by name"
+        elif literal is not None and _field_access(literal, string.Formatter()):
+            yield node.lineno, "a format field reads an attribute or an item by name " \
+                               "({0.x}, {0[k]}): getattr in a string"
+
+
+def _field_access(text: str, formatter) -> bool:
+    try:
+        fields = [(f or "") + (s or "") for _, f, s, _ in formatter.parse(text)]
+    except ValueError:
+        return True  # a string str.format itself refuses to read is no honest template
+    return any("." in f or "[" in f or "{" in f for f in fields)
+
+
+# Split-row partial sums added into one address with a plain load and store are exact when the
+# interpreter runs programs one after another, and lose updates when a GPU runs them at once
+# (E60). Whether programs share the address is a question of values, not of the text: a
+# load and a store of one scalar address (no tl.arange in it) in one kernel is flagged for a
+# GPU to judge. Atomics (tl.atomic_add) are the race-free way and are not flagged.
+@rule("cross-program-rmw", WARN)
+def _cross_program_rmw(tree):
+    for kernel in _triton_kernels(tree):
+        vectors = _names_with_arange(kernel)
+        loads = {ast.unparse(_pointer(c)) for c in _calls_to(kernel, "load")}
+        for call in _calls_to(kernel, "store"):
+            pointer = _pointer(call)
+            text = ast.unparse(pointer)
+            names = {n.id for n in ast.walk(pointer) if isinstance(n, ast.Name)}
+            if text in loads and "arange" not in text and not names & vectors:
+                yield call.lineno, f"loads and stores {text} in {kernel.name}: a " \
+                                   "read-modify-write of one address that several programs " \
+                                   "may share races on a GPU (the CPU interpreter runs " \
+                                   "programs one at a time): only a GPU can judge it"
+
+
+def _triton_kernels(tree):
+    from .static import _triton_kernels as kernels
+
+    return kernels(tree)
+
+
+def _calls_to(kernel: ast.FunctionDef, name: str) -> list[ast.Call]:
+    return [n for n in ast.walk(kernel) if isinstance(n, ast.Call) and n.args and
+            isinstance(n.func, ast.Attribute) and n.func.attr == name]
+
+
+def _pointer(call: ast.Call) -> ast.AST:
+    return call.args[0]
+
+
+def _names_with_arange(kernel: ast.FunctionDef) -> set[str]:
+    """Names assigned (to a fixpoint) from an expression holding tl.arange or such a name."""
+    found: set[str] = set()
+    assigns = [(t.id, n.value) for n in ast.walk(kernel) if isinstance(n, ast.Assign)
+               for t in n.targets if isinstance(t, ast.Name)]
+    for _ in range(4):
+        for name, value in assigns:
+            text = ast.unparse(value)
+            used = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
+            if "arange" in text or used & found:
+                found.add(name)
+    return found

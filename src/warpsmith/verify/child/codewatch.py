@@ -40,14 +40,12 @@ CALLERS = ("<frozen importlib._bootstrap_external>", "<frozen importlib._bootstr
            "/torch/_library/")
 # The callers above that write source from names (the rest compile files or make an AST).
 GENERATORS = ("/collections/__init__.py", "/dataclasses.py", "/triton/runtime/jit.py")
-# Code objects and functions made from them at run time, and raw threads: `code.replace(
-# co_names=...)` called through `type(fn)(code, {})` ran an import with no import statement
-# and no compile (E58), and `_thread.start_new_thread` at import ran a thread that neither
-# threading.enumerate nor the guard sees. torch and Triton make a few themselves (flex
-# attention's restored function, torch's traceback renaming); threading starts its threads
-# through _thread, and is watched by the guard. Anyone else is refused before it happens.
-MADE_AT_RUN_TIME = {"code.__new__": ("torch", "triton"), "function.__new__": ("torch", "triton"),
-                    "_thread.start_new_thread": ("torch", "triton", "threading")}
+# Code objects and functions made from them at run time: `code.replace(co_names=...)` called
+# through `type(fn)(code, {})` ran an import with no import statement and no compile (E58).
+# torch and Triton make a few themselves (flex attention's restored function, torch's
+# traceback renaming); anyone else is refused before it happens. (Python 3.11 has no audit
+# event for a thread's start: raw threads are the guard's, dispatch.py.)
+MADE_AT_RUN_TIME = {"code.__new__": ("torch", "triton"), "function.__new__": ("torch", "triton")}
 _STATE: dict = {"found": None}
 _frame = sys._getframe
 _is_identifier, _is_keyword = str.isidentifier, keyword.iskeyword
@@ -68,8 +66,26 @@ def install() -> list[str]:
     _STATE["found"] = found = []
     _STATE["makers"] = {event: _library_dirs(names) for event, names in MADE_AT_RUN_TIME.items()}
     dispatch.watch_switches()  # the guard's off switches: uses recorded from now on (E57)
+    _refuse_pointer_casts()
     sys.addaudithook(_hook)
     return found
+
+
+def _refuse_pointer_casts() -> None:
+    """Under the interpreter a Triton pointer is a host address: an integer cast to one (E60:
+    `n.to(tl.pointer_type(...))`, however the type was reached) read and wrote any memory of
+    this process. The interpreter's builder refuses the cast (a GPU compiles it: the scan's
+    pointer-cast rule is the only layer there)."""
+    try:
+        from triton.runtime.interpreter import InterpreterBuilder
+    except ImportError:
+        return
+
+    def int_to_ptr(self, src, dst_type):
+        _STATE["found"].append("triton: an integer cast to a pointer (int_to_ptr)")
+        raise DynamicCode("an integer cast to a pointer in a Triton kernel is not allowed")
+
+    InterpreterBuilder.create_int_to_ptr = int_to_ptr
 
 
 def _library_dirs(names: tuple[str, ...]) -> tuple[str, ...]:
@@ -107,8 +123,8 @@ def _made_at_run_time(event: str) -> None:
     caller = _frame(2).f_code.co_filename  # the Python code that made it (a C caller has none)
     if not caller.startswith(_STATE["makers"][event]):
         _STATE["found"].append(f"{caller}: {event} (made at run time)")
-        raise DynamicCode(f"{event} by {caller} is not allowed: code objects, functions made "
-                          "from them and raw threads are not a candidate's business")
+        raise DynamicCode(f"{event} by {caller} is not allowed: code objects and functions "
+                          "made from them are not a candidate's business")
 
 
 def _lying_name(frame, depth: int = 24) -> str | None:

@@ -149,9 +149,19 @@ def _outside_the_guard() -> list[str]:
     found = [f"thread {t.name!r} (started outside forward, unguarded)"
              for t in threading.enumerate() if t.ident not in _HARNESS_THREADS
              and t is not threading.main_thread() and not _native(t)]
+    found += [f"raw thread {ident} (started with _thread: threading does not list it)"
+              for ident in _raw_threads()]
     found += [f"torch.Tensor subclass {name} made at run time (its handlers run inside "
               "allowed ops)" for name in _new_tensor_subclasses()]
     return found + ["os.fork (a child process computes unguarded)"] * bool(_FORKS[0])
+
+
+def _raw_threads() -> list[int]:
+    """Threads running Python that threading does not know: `_thread.start_new_thread` (E58)
+    made one at import that computed every forward's answer with torch, unguarded (the modes
+    are thread-local). Native threads appear only while they run Python, as a _DummyThread."""
+    known = {t.ident for t in threading.enumerate()} | _HARNESS_THREADS
+    return sorted(i for i in sys._current_frames() if i not in known)
 
 
 def _tensor_subclasses() -> set[type]:

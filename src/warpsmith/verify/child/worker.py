@@ -224,6 +224,9 @@ def receive_tensors(fd: int, record: dict, device: torch.device) -> list:
     if device.type == "cuda":
         tensors = [torch.empty(d["shape"], dtype=wire.dtype_of(d["dtype"]), device=device)
                    for d in descs]
+        # the NaN fill of fresh memory runs on this stream: done before the trusted side
+        # writes the inputs from its own context, or it lands on top of them
+        torch.cuda.synchronize()
         _write_frame(fd, {"frame": protocol.SLOTS},
                      _dumps([_export(t) for t in tensors]).encode())
         if _stdin_line() != protocol.ACK.decode().strip():
