@@ -51,3 +51,18 @@ def test_a_declared_shape_is_kept_as_it_is():
     declared = Shape("small", {"N": 128})
     assert sizes_of(load_task(Path(__file__).parents[1] / "kernels" / "tasks" /
                               "relu_and_sigmoid.py"), declared) is declared
+
+
+def test_the_twin_keeps_every_structural_parameter():
+    """KernelBench level1/41: kernel_size = 8 grew on the twin, and a kernel written for the
+    task's window was held to another (the H200 bench's failure, issue 27). Data sizes grow;
+    a structural value equal to one (a depthwise conv's groups) grows with it."""
+    from warpsmith.types import Shape
+    from warpsmith.verify.reference import perturbed
+
+    values = {"batch_size": 64, "sequence_length": 4096, "kernel_size": 8, "dilation": 9,
+              "in_channels": 64, "groups": 64}
+    twin = perturbed(Shape("s", values)).values
+    assert twin["kernel_size"] == 8 and twin["dilation"] == 9
+    assert twin["batch_size"] > 64 and twin["sequence_length"] > 4096
+    assert twin["groups"] == twin["in_channels"] > 64

@@ -25,7 +25,7 @@ from torch.utils._pytree import tree_leaves
 
 from ..config import VerifyProfile
 from ..errors import TaskError
-from ..tasks.admission import holds_size
+from ..tasks.admission import data_sizes, holds_size
 from ..tasks.loader import (
     build,
     build_model,
@@ -178,7 +178,8 @@ def perturbed(shape: Shape) -> Shape | None:
     hard-coded to the declared sizes fails (E13). A tuple or list of sizes (KernelBench's
     `input_shape = (32768,)`, `layer_sizes = [400, 800]`) grows element by element, and
     equal sizes grow alike: a task that needs `batch_size == input_shape[0]` still runs.
-    Smaller constants (kernel sizes, strides, head counts) are left alone."""
+    Smaller constants (kernel sizes, strides, head counts) and structural parameters of any
+    size are left alone."""
     growth: dict[int, int] = {}
 
     def grown(v):
@@ -188,7 +189,10 @@ def perturbed(shape: Shape) -> Shape | None:
             return type(v)(grown(e) for e in v)
         return v
 
-    values = {k: grown(v) for k, v in shape.values.items()}
+    # the structural parameters (kernel size, stride, dilation, groups) stay: growing them
+    # changes what every index computes (KernelBench level1/41's kernel_size 8 grew to 10)
+    data = data_sizes(shape.values)
+    values = {k: grown(v) if k in data else v for k, v in shape.values.items()}
     if values == shape.values:
         return None
     return Shape(f"{shape.name}~", values)
