@@ -43,6 +43,15 @@ def _runtime_layer(path) -> bool:
     return "# layer: runtime" in path.read_text()
 
 
+def _pending(path, request) -> None:
+    """`# pending: trusted-side protocol`: a class issue 31's trusted-side rewrite must catch
+    (the candidate's process forging its report, choosing its failure class); written before
+    it landed, so expected to fail until then, and checked by hand after."""
+    if "# pending: trusted-side protocol" in path.read_text():
+        request.applymarker(pytest.mark.xfail(reason="trusted-side protocol pending",
+                                              strict=False))
+
+
 @pytest.mark.parametrize("path", corpus("good") + corpus("bad"), ids=lambda p: p.stem)
 def test_candidate_gets_its_declared_status(path, monkeypatch):
     if "# requires: nvcc" in path.read_text() and shutil.which("nvcc") is None:
@@ -71,7 +80,8 @@ def test_honest_candidate_passes_the_timing_protocol_on_the_cpu(path, monkeypatc
 
 
 @pytest.mark.parametrize("path", corpus("redteam"), ids=lambda p: p.stem)
-def test_redteam_candidate_is_caught(path, monkeypatch):
+def test_redteam_candidate_is_caught(path, monkeypatch, request):
+    _pending(path, request)
     verdict = _verify(path, monkeypatch)
     assert verdict.status != "passed", f"exploit {header(path, 'exploit')} passed"
     if not _runtime_layer(path):
@@ -80,7 +90,8 @@ def test_redteam_candidate_is_caught(path, monkeypatch):
 
 @pytest.mark.parametrize("path", [p for p in corpus("redteam") if _runtime_layer(p)],
                          ids=lambda p: p.stem)
-def test_redteam_candidate_is_caught_without_the_static_scan(path, monkeypatch):
+def test_redteam_candidate_is_caught_without_the_static_scan(path, monkeypatch, request):
+    _pending(path, request)
     verdict = _runtime_only(path, monkeypatch)
     assert verdict.status == header(path, "expect"), verdict.feedback
 

@@ -1,0 +1,28 @@
+# task: level1/relu
+# expect: rejected
+# layer: runtime
+# exploit: E57, torch.ExcludeDispatchKeyGuard (public torch API) over the Python dispatch key hides torch.relu from the dispatch guard; a copy kernel launches
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def copy_kernel(src_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    tl.store(out_ptr + offsets, tl.load(src_ptr + offsets, mask=mask), mask=mask)
+
+
+def launch_copy(src):
+    out = torch.empty_like(src)
+    copy_kernel[(triton.cdiv(src.numel(), 1024),)](src, out, src.numel(), BLOCK=1024)
+    return out
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        with torch.ExcludeDispatchKeyGuard(torch.DispatchKeySet(torch.DispatchKey.Python)):
+            y = torch.relu(x)
+        return launch_copy(y)
