@@ -15,7 +15,7 @@ import re
 import shutil
 import tempfile
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import torch
@@ -45,8 +45,9 @@ from .timing import timing_verdict
 # 6 since KernelBench files get a secret twin (E13) and CUDA-only runtime errors on the CPU
 # are needs_gpu; 7 since a generator's compile with a lying name is refused, file writers and
 # str subclasses with methods are rejected, and needs_gpu from a runtime error needs that
-# nothing ran on the CPU before it (E52-E54)
-VERIFIER_VERSION = "9"
+# nothing ran on the CPU before it (E52-E54); 10 since the trusted side hands inputs over per
+# call, reads the outputs and times every implementation on its own clock (issue 31)
+VERIFIER_VERSION = "10"
 # Verdicts about this machine, not the candidate: never stored, so another machine (or a
 # later run with more memory) verifies again instead of finding them in the cache.
 MACHINE_LIMITS = frozenset({"too_large"})
@@ -74,9 +75,10 @@ def verify(task: Task | str, candidate: Path | str, device: str | None = None,
     candidate = Path(candidate)
     if not candidate.is_file():
         raise UsageError(f"no candidate file {candidate}")
+    data = candidate.read_bytes()  # read once: the scan and the worker get these bytes
     try:
-        source = candidate.read_text()
-    except UnicodeDecodeError as e:  # a verdict, not an exception: a service goes on
+        source = static.decode(data)  # as the import decodes them (its cookie, a BOM)
+    except SyntaxError as e:  # a verdict, not an exception: a service goes on
         return _not_text(task, candidate, device, e)
     prof = get_profile(profile) if isinstance(profile, str) else profile
     device = device or ("cuda" if torch.cuda.is_available() else "cpu")
@@ -86,7 +88,8 @@ def verify(task: Task | str, candidate: Path | str, device: str | None = None,
     if store is not None and use_cache and (hit := store.get(key)) is not None:
         return replace(hit, cached=True, candidate=str(candidate))  # as given, as below
     with gpulock.exclusive(device):
-        verdict = _guarded_run(task, candidate, device, prof, replace(base, cache_key=key),
+        verdict = _guarded_run(task, Source(candidate, data, source), device, prof,
+                               replace(base, cache_key=key),
                                accept_suspect)
     if not jail.current().ok:  # never silently weaker
         verdict = replace(verdict, warnings=verdict.warnings + (
@@ -97,7 +100,17 @@ def verify(task: Task | str, candidate: Path | str, device: str | None = None,
     return verdict  # elsewhere (MCP's find_kernels, started in another folder)
 
 
-def _guarded_run(task, candidate, device, prof, base, accept_suspect) -> Verdict:
+@dataclass(frozen=True)
+class Source:
+    """The candidate as read once: its path (for names), its bytes (what the worker gets) and
+    their text as Python's import decodes it (what the scan reads)."""
+
+    path: Path
+    data: bytes
+    text: str
+
+
+def _guarded_run(task, candidate: Source, device, prof, base, accept_suspect) -> Verdict:
     try:
         return _run(task, candidate, device, prof, base, accept_suspect)
     except (torch.OutOfMemoryError, MemoryError) as e:  # the plan's estimate fell short
@@ -110,16 +123,15 @@ def _guarded_run(task, candidate, device, prof, base, accept_suspect) -> Verdict
             torch.cuda.empty_cache()
 
 
-def _not_text(task: Task, candidate: Path, device: str | None, e: UnicodeDecodeError):
+def _not_text(task: Task, candidate: Path, device: str | None, e: SyntaxError):
     verdict = Verdict(status="compile_error", task=task.name, candidate=str(candidate),
                       device=device or "cpu", reasons=(
-                          f"the candidate file is not UTF-8 text ({e.reason} at byte "
-                          f"{e.start}): Python source was expected",))
+                          f"the candidate file is not Python source text ({str(e)[:200]})",))
     return replace(verdict, feedback=feedback_text(verdict))
 
 
-def _run(task, candidate, device, prof, base, accept_suspect) -> Verdict:
-    source = candidate.read_text()
+def _run(task, candidate: Source, device, prof, base, accept_suspect) -> Verdict:
+    source = candidate.text
     scan = static.scan(source)
     if device == "cpu" and task.dtype == "float32" and not task.allow_tf32:
         # the interpreter multiplies exactly where a GPU's tl.dot defaults to TF32: only
@@ -204,7 +216,8 @@ def choose_shapes(task: Task, device: str,
                                   f"with its sizes halved ({halved})"]
 
 
-def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stages) -> Verdict:
+def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, base,
+                   stages) -> Verdict:
     shm = Path("/dev/shm")  # keep the job off the disk; the worker deletes it once read
     job_dir = Path(tempfile.mkdtemp(prefix="warpsmith-job-", dir=shm if shm.is_dir() else None))
     scratch = Path(tempfile.mkdtemp(prefix="warpsmith-cwd-"))  # the candidate's empty cwd
@@ -228,7 +241,7 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
         stages |= stage_times(outcome.report)
         base = replace(base, stage_seconds=stages, log_tail=outcome.log_tail[-2000:],
                        memory=base.memory | collect.peaks(outcome.report, device))
-        source = candidate.read_text()  # the file the worker was given, read once here
+        source = candidate.text  # what the worker was given, as the scan read it
         native = static.scan(source).language == "cuda"
         early = interpret_outcome(outcome, base, len(checked(prepared.cases)), native=native)
         if early is not None:
@@ -252,7 +265,7 @@ def _run_candidate(task, candidate, device, prof, prepared: Prepared, base, stag
             shutil.rmtree(spare.scratch, ignore_errors=True)
 
 
-def write_job(job_dir, task, candidate, device, prof, prepared: Prepared) -> bytes:
+def write_job(job_dir, task, candidate: Source, device, prof, prepared: Prepared) -> bytes:
     """The job folder, code only: copies of the candidate and the task under code/, named
     relative to the folder, which the sandbox binds read-only (or copies into a spare's
     inbox) wherever the worker meets it. Returns what the worker reads from stdin: the job
@@ -260,7 +273,7 @@ def write_job(job_dir, task, candidate, device, prof, prepared: Prepared) -> byt
     never an input or a seed: each call's inputs are handed over when it starts."""
     code = job_dir / "code"
     code.mkdir()
-    shutil.copyfile(candidate, code / "candidate.py")
+    (code / "candidate.py").write_bytes(candidate.data)  # the bytes scanned, not the file now
     shutil.copyfile(task.path, code / Path(task.path).name)
     job = Job(candidate="code/candidate.py", task=f"code/{Path(task.path).name}",
               device=device, timing=timed_here(device), profile=prof.name,

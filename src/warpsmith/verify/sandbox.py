@@ -31,6 +31,7 @@ from .proctree import descendants, environ_of, kill_tagged, pids, stopped  # noq
 from .protocol import ACK, CASE, INPUTS, SLOTS, TIMING, WAIT, Malformed, header, read_frames
 
 LOG_TAIL_BYTES = 8192
+HEADER_BYTES = 1 << 20  # a frame's JSON header: records and reports are kilobytes
 JOB_TAG = "WARPSMITH_JOB"
 
 
@@ -154,6 +155,9 @@ class Started:
             if item is None or isinstance(item, str):
                 malformed = item or ""
                 break
+            if len(item[0]) > HEADER_BYTES:  # a report or record of megabytes: the whole
+                malformed = "a frame's header exceeded 1 MiB"  # of it would be a verdict's
+                break  # reason, a --json line and a store row (E63)
             try:
                 head = header(item[0])
             except ValueError as e:

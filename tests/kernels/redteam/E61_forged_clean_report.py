@@ -1,7 +1,6 @@
 # task: level1/relu
 # expect: rejected
-# layer: runtime
-# pending: trusted-side protocol (gets passed or runtime_error before the rewrite lands: the lead checks it after)
+# limit: a process that owns itself forges what the in-process guard reports; the outputs (torch's, correct) and the time are the trusted side's, so without the scan this is paid as a correct kernel at its measured speed (docs/verifier.md)
 # exploit: E61, the candidate owns its process: it wraps the worker's frame writer (reached through sys) so the report that ends the messages says no forbidden op ran, while torch.relu does the work behind a copy kernel
 import torch
 import torch.nn as nn

@@ -1,7 +1,6 @@
 # task: level1/relu
-# expect: crashed
+# expect: runtime_error
 # layer: runtime
-# pending: trusted-side protocol (gets passed or runtime_error before the rewrite lands: the lead checks it after)
 # exploit: E62, the candidate chooses its failure class: it makes the worker's input stage raise MemoryError (the tensors it builds from the trusted side's bytes), which was read as the machine's too_large (no reward, never stored, retried for free) where the kernel would have been wrong
 import torch
 import torch.nn as nn

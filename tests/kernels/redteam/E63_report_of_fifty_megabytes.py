@@ -1,7 +1,6 @@
 # task: level1/relu
 # expect: crashed
 # layer: runtime
-# pending: trusted-side protocol (gets passed or runtime_error before the rewrite lands: the lead checks it after)
 # exploit: E63, unbounded work on candidate bytes: the report that ends the messages carries a 48 MB error string (it became a 50 MB --json line and a 50 MB store row, served again from the cache), and the frame announces it whole
 import torch
 import torch.nn as nn
