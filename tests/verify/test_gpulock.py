@@ -36,3 +36,18 @@ def test_the_cpu_takes_no_lock(monkeypatch):
     monkeypatch.setattr(gpulock, "_path", lambda: (_ for _ in ()).throw(AssertionError))
     with gpulock.exclusive("cpu"):
         pass
+
+
+def test_a_static_rejection_does_not_wait_for_the_gpu(monkeypatch, tmp_path):
+    """Issue 28: a file the scan rejects is answered without the GPU's lock, whatever other
+    verification holds it (six verify commands at once: scan rejections waited 30-290 s)."""
+    from warpsmith.verify import gpulock, pipeline
+
+    def held(device):
+        raise AssertionError("the lock was taken for a static rejection")
+
+    monkeypatch.setattr(gpulock, "exclusive", held)
+    bad = tmp_path / "bad.py"
+    bad.write_text("import os\nclass ModelNew:\n    pass\n")
+    v = pipeline.verify("level1/relu", bad, device="cpu", use_cache=False)
+    assert v.status == "rejected", v

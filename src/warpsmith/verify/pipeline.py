@@ -87,10 +87,14 @@ def verify(task: Task | str, candidate: Path | str, device: str | None = None,
     key = cache_key(task, source, device, prof, base.environment)
     if store is not None and use_cache and (hit := store.get(key)) is not None:
         return replace(hit, cached=True, candidate=str(candidate))  # as given, as below
-    with gpulock.exclusive(device):
-        verdict = _guarded_run(task, Source(candidate, data, source), device, prof,
-                               replace(base, cache_key=key),
-                               accept_suspect)
+    base, src = replace(base, cache_key=key), Source(candidate, data, source)
+    scan = _scan(task, source, device)
+    # the static stages need no GPU: a rejection never waits for another verification's
+    verdict = _static_verdict(scan, base, device, source)
+    if verdict is None:
+        with gpulock.exclusive(device):
+            verdict = _guarded_run(task, src, device, prof, replace(base, warnings=tuple(
+                str(f) for f in scan.warnings)), accept_suspect)
     if not jail.current().ok:  # never silently weaker
         verdict = replace(verdict, warnings=verdict.warnings + (
             f"no OS sandbox: {jail.current().detail}",))
@@ -130,17 +134,17 @@ def _not_text(task: Task, candidate: Path, device: str | None, e: SyntaxError):
     return replace(verdict, feedback=feedback_text(verdict))
 
 
-def _run(task, candidate: Source, device, prof, base, accept_suspect) -> Verdict:
-    source = candidate.text
+def _scan(task: Task, source: str, device: str) -> static.Scan:
     scan = static.scan(source)
     if device == "cpu" and task.dtype == "float32" and not task.allow_tf32:
         # the interpreter multiplies exactly where a GPU's tl.dot defaults to TF32: only
         # the scan can see that a kernel passing here would fail a strict-fp32 task there
         scan = replace(scan, findings=scan.findings + tuple(static.tf32_dots(source)))
-    early = _static_verdict(scan, base, device, source)
-    if early is not None:
-        return early
-    base = replace(base, warnings=tuple(str(f) for f in scan.warnings))
+    return scan
+
+
+def _run(task, candidate: Source, device, prof, base, accept_suspect) -> Verdict:
+    """Everything after the static scan (passed), under the GPU's lock."""
     if device == "cuda" and not torch.cuda.is_available():
         return replace(base, status="needs_gpu", reasons=("--device cuda, but no GPU is here",))
     try:
