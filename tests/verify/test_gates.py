@@ -41,3 +41,10 @@ def test_untimed_and_failed_verdicts_are_untouched():
     assert apply_gates(untimed, TASK).status == "passed"
     failed = replace(_timed(50, 1000, 600), status="incorrect")
     assert apply_gates(failed, TASK).status == "incorrect"
+
+
+def test_a_slow_torch_compile_is_no_ground_for_suspicion():
+    """KernelBench level1/83 on the H200: compile 5× slower than eager, the honest depthwise
+    kernel 0.91× eager, 4.6× compile: held as suspect. The faster baseline counts."""
+    assert apply_gates(_timed(1588, 1449, 7266, peak_floor_us=200), TASK).status == "passed"
+    assert apply_gates(_timed(400, 1449, 7266, peak_floor_us=200), TASK).status == "suspect"

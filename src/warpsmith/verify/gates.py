@@ -39,7 +39,12 @@ def _suspicions(verdict: Verdict) -> list[str]:
     if (verdict.speedup_vs_eager or 0) > MAX_SPEEDUP_VS_EAGER:
         found.append(f"{verdict.speedup_vs_eager:.1f}× faster than eager "
                      f"(threshold {MAX_SPEEDUP_VS_EAGER:g}×)")
-    if (verdict.speedup_vs_compile or 0) > MAX_SPEEDUP_VS_COMPILE:
-        found.append(f"{verdict.speedup_vs_compile:.1f}× faster than torch.compile "
-                     f"(threshold {MAX_SPEEDUP_VS_COMPILE:g}×)")
+    # against the faster baseline: compile is near the floor only where it beats eager (on
+    # KernelBench level1/83 it ran 5× slower than eager, and an honest kernel at 0.9× eager
+    # was held as 4.6× compile)
+    best = min(verdict.speedup_vs_compile or 0, verdict.speedup_vs_eager or 0)
+    if best > MAX_SPEEDUP_VS_COMPILE:
+        found.append(f"{verdict.speedup_vs_compile:.1f}× faster than torch.compile and "
+                     f"{verdict.speedup_vs_eager:.1f}× eager (threshold "
+                     f"{MAX_SPEEDUP_VS_COMPILE:g}× the faster of the two)")
     return found
