@@ -26,7 +26,8 @@ TWINS = {
 
 
 # the suite's own files (src/warpsmith/tasks/builtin/models) -> (label, kernels)
-SUITE = {"models/bce_with_logits": ("row_reduce", 1)}
+SUITE = {"models/bce_with_logits": ("row_reduce", 1),
+         "models/kl_div_batchmean": ("row_reduce", 3)}
 
 
 def verify_jobs() -> dict:
@@ -75,3 +76,10 @@ def test_arange_bounds_follow_the_input_shape():
 def test_infinite_constants_are_kernel_code():
     source = generate(OWN / "alibi_bias.py").source
     assert 'float("-inf")' in source and "-inf," not in source
+
+
+def test_a_number_that_is_an_input_size_is_read_at_run_time():
+    # batchmean divides by input.size(0) in Python: the trace holds 32, the kernel must not
+    source = generate("models/kl_div_batchmean").source
+    assert "arg_0_0 = float(student_logits.shape[0])" in source
+    assert "v7acc / arg_0_0" in source and "32.0" not in source

@@ -18,6 +18,7 @@ from .graph import FwdArg, build_graph
 from .layout import Line, helpers, leaf_names
 from .match import Lit, _Differs, _resolve
 from .render import constructor, header, signature
+from .sizes import ShapeArg, shape_numbers
 from .trace import Ref, Trace, Untraceable, trace_shape, trace_task
 
 PERTURB = 0.6180339887  # added to a forward number to find the ops it reaches
@@ -35,6 +36,7 @@ class Plan:
     #                               reads (graph_state.py): the candidate leaves it as it is
     parts: tuple = ()  # a forward returning several tensors: one Plan per output, in order
     #                    (kernels, params and numbers above are then their union)
+    sizes: tuple = ()  # ShapeArgs the kernels take: numbers that are an input's size (sizes.py)
 
     @property
     def families(self) -> tuple[str, ...]:
@@ -67,12 +69,13 @@ def plan_task(task: Task) -> Plan | NoPlan:
 
 
 def _plan_trace(task: Task, trace: Trace) -> Plan | NoPlan:
+    scalars = shape_numbers(task, trace) | _forward_numbers(task, trace)
     if isinstance(trace.output, tuple):
-        return _plan_outputs(task, trace)
-    return _plan_graph(task, trace, None)
+        return _plan_outputs(task, trace, scalars)
+    return _plan_graph(task, trace, None, scalars)
 
 
-def _plan_outputs(task: Task, trace: Trace) -> Plan | NoPlan:
+def _plan_outputs(task: Task, trace: Trace, scalars: dict) -> Plan | NoPlan:
     """Several outputs: each planned on its own graph (what it reads), rendered as its own
     method of the candidate; a value two outputs read is computed by each (pointwise work
     recomputed instead of a tensor written and read back)."""
@@ -82,7 +85,7 @@ def _plan_outputs(task: Task, trace: Trace) -> Plan | NoPlan:
                       "by ops (an input returned as it is, a number, a nested tuple)")
     parts = []
     for k, ref in enumerate(outs):
-        found = _plan_graph(task, trace, ref)
+        found = _plan_graph(task, trace, ref, scalars)
         if isinstance(found, NoPlan):
             return NoPlan(f"output {k}: {found.reason}")
         parts.append(found)
@@ -92,8 +95,9 @@ def _plan_outputs(task: Task, trace: Trace) -> Plan | NoPlan:
                 unkept=parts[0].unkept, parts=tuple(parts))
 
 
-def _plan_graph(task: Task, trace: Trace, output: Ref | None) -> Plan | NoPlan:
-    graph = build_graph(trace, _forward_numbers(task, trace), output)
+def _plan_graph(task: Task, trace: Trace, output: Ref | None, scalars: dict
+                ) -> Plan | NoPlan:
+    graph = build_graph(trace, scalars, output)
     if not hasattr(graph, "vals"):
         return NoPlan(graph.reason)
     leaves = leaf_names(graph, trace.arg_names)
@@ -106,10 +110,11 @@ def _plan_graph(task: Task, trace: Trace, output: Ref | None) -> Plan | NoPlan:
             continue
         if not isinstance(found, tuple):
             return NoPlan(found.reason)
-        numbers = sorted({o.index for k in found for ln in _lines(k) for o in ln.operands
-                          if isinstance(o, FwdArg)})
+        used = [o for k in found for ln in _lines(k) for o in ln.operands]
+        numbers = sorted({o.index for o in used if isinstance(o, FwdArg)})
+        sizes = tuple(dict.fromkeys(o for o in used if isinstance(o, ShapeArg)))
         return Plan(found, params, trace.arg_names, tuple(numbers), _reshape(graph, leaves),
-                    _views(graph, leaves, trace.arg_names), graph.unkept)
+                    _views(graph, leaves, trace.arg_names), graph.unkept, sizes=sizes)
     return NoPlan("no graph family takes this graph")
 
 
@@ -252,7 +257,8 @@ def _render_body(plan: Plan, values: dict[str, int], suffix: str = "") -> tuple[
         renamed = re.compile(rf"\b{name}\b")
         kernels = renamed.sub(name + suffix, kernels)
         launch = [renamed.sub(name + suffix, line) for line in launch]
-    body = [f"arg{i} = float({plan.args[i]})" for i in plan.numbers] + list(plan.views)
+    body = [f"arg{i} = float({plan.args[i]})" for i in plan.numbers] + \
+        [s.binding(plan.args) for s in plan.sizes] + list(plan.views)
     body += launch + ([plan.reshape] if plan.reshape else []) + ["return out"]
     return kernels, body
 

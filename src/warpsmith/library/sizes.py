@@ -1,0 +1,79 @@
+"""Numbers in a trace that are an input's size (issue 30, form 7): `F.kl_div(...,
+reduction="batchmean")` divides by `input.size(0)` in Python, so the trace holds the number 32,
+and a kernel with `/ 32.0` written in fails every other batch size (the CPU's copy, the
+verifier's secret twin). The task is traced again at a twin shape, every data size grown by a
+different amount; a number that moved to the twin's size of an input dim is that dim's
+run-time size, a `ShapeArg` the forward binds as `float(x.shape[d])`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ..tasks.admission import data_sizes
+from ..tasks.loader import import_task_module
+from ..types import Shape, Task
+from .trace import Trace, Untraceable, trace_shape
+
+MIN_SIZE = 8  # smaller constants are head counts, kernel sizes, group counts: not grown
+
+
+@dataclass(frozen=True)
+class ShapeArg:
+    """A kernel scalar that is the run-time size of forward input `input` along `dim`."""
+
+    input: int
+    dim: int
+
+    @property
+    def index(self) -> str:  # the kernels name scalars arg{index} (layout.scalar_code)
+        return f"_{self.input}_{self.dim}"
+
+    def binding(self, arg_names: tuple[str, ...]) -> str:
+        return f"arg{self.index} = float({arg_names[self.input]}.shape[{self.dim}])"
+
+
+def shape_numbers(task: Task, trace: Trace) -> dict[tuple[int, float], ShapeArg]:
+    """(node, value) -> ShapeArg for each number of the trace that follows an input's size."""
+    twin = _twin(task, trace.shape)
+    if twin is None or len(twin.nodes) != len(trace.nodes):
+        return {}
+    found = {}
+    for i, (a, b) in enumerate(zip(trace.nodes, twin.nodes, strict=True)):
+        for (_, x), (_, y) in zip(a.args, b.args, strict=False):
+            if _number(x) and _number(y) and x != y:
+                where = _size_of(trace, twin, x, y)
+                if where is not None:
+                    found[(i, float(x))] = where
+    return found
+
+
+def _number(v) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
+def _size_of(trace: Trace, twin: Trace, x, y) -> ShapeArg | None:
+    """The first input dim that is `x` in the trace and `y` in the twin."""
+    for i, (a, b) in enumerate(zip(trace.inputs, twin.inputs, strict=True)):
+        if a is None or b is None or len(a.shape) != len(b.shape):
+            continue
+        for d, (s, t) in enumerate(zip(a.shape, b.shape, strict=True)):
+            if s == x and t == y:
+                return ShapeArg(i, d)
+    return None
+
+
+def _twin(task: Task, shape: str) -> Trace | None:
+    """The trace at a shape whose data sizes each grew by a different amount (equal sizes
+    alike, like the verifier's twin), so a number follows at most one of them."""
+    base = next(s for s in task.shapes if s.name == shape).values
+    module = import_task_module(task.path)
+    consts = {k: base.get(k, v) for k, v in vars(module).items()
+              if not k.startswith("_") and type(base.get(k, v)) is int}
+    sizes = data_sizes({k: v for k, v in consts.items() if v >= MIN_SIZE})
+    growth = {v: 1 + n for n, v in enumerate(sorted(set(sizes.values())))}
+    values = base | {k: v + growth[v] for k, v in sizes.items()}
+    if values == base:
+        return None
+    traced = trace_shape(replace(task, shapes=(Shape("twin~", values),)), "twin~")
+    return None if isinstance(traced, Untraceable) else traced
