@@ -27,7 +27,8 @@ TWINS = {
 
 # the suite's own files (src/warpsmith/tasks/builtin/models) -> (label, kernels)
 SUITE = {"models/bce_with_logits": ("row_reduce", 1),
-         "models/kl_div_batchmean": ("row_reduce", 3)}
+         "models/kl_div_batchmean": ("row_reduce", 3),
+         "models/vit_class_token": ("pointwise", 1)}
 
 
 def verify_jobs() -> dict:
@@ -83,3 +84,13 @@ def test_a_number_that_is_an_input_size_is_read_at_run_time():
     source = generate("models/kl_div_batchmean").source
     assert "arg_0_0 = float(student_logits.shape[0])" in source
     assert "v7acc / arg_0_0" in source and "32.0" not in source
+
+
+def test_a_cat_of_values_is_a_select_over_shifted_parts():
+    source = generate("models/vit_class_token").source
+    # the patches are loaded at the cat index less the class token's length, where they lie
+    assert "i1_v1_1 = i1 - v1_o1" in source and "in_v1_1 = mask & (i1 >= v1_o1)" in source
+    assert "x_ptr + i0 * x_stride0 + i1_v1_1 * x_stride1" in source
+    assert "v1 = tl.where(i1 < v1_o1, p_cls_token, x)" in source
+    # pos_embed holds num_patches + 1 rows: declared from the constructor, not as 50
+    assert "torch.zeros((1, int(args[0]) + 1, int(args[1]))" in source

@@ -40,13 +40,26 @@ class Line:
     varies: bool  # indexed by a reduced dim (row kernels): computed inside the loops
 
 
+@dataclass(frozen=True)
+class Shift:
+    """A map entry: the kernel's dim `dim`, shifted to part `part` of cat `cat` (its index
+    less the part's start, in range only where the part lies). Only the pointwise family
+    places cats (pointwise.py: `dims_of(..., cats=True)`)."""
+
+    dim: int
+    cat: str
+    part: int
+
+
 class Refused(Exception):
     """A value the kernel cannot index; the message says which and why."""
 
 
-def dims_of(graph: Graph, roots: dict[str, Map], cut: set[str]) -> dict[str, Map]:
+def dims_of(graph: Graph, roots: dict[str, Map], cut: set[str], cats: bool = False
+            ) -> dict[str, Map]:
     """Each value's map, from the roots' maps; `cut` values count as leaves (an earlier
-    kernel wrote them). A leaf may be wanted at several maps: the key is then (id, map)."""
+    kernel wrote them). A leaf may be wanted at several maps: the key is then (id, map).
+    `cats`: a cat is placed, each part at its Shift of the cat dim's entry."""
     wanted: dict[str, set] = {vid: {m} for vid, m in roots.items()}
     found: dict = {}
     for val in reversed(list(graph.vals.values())):
@@ -62,6 +75,8 @@ def dims_of(graph: Graph, roots: dict[str, Map], cut: set[str]) -> dict[str, Map
                           f"({' and '.join(map(str, sorted(maps, key=str)))})")
         m = next(iter(maps))
         found[val.id] = m
+        if val.kind == "cat" and not cats:
+            raise Refused(_scan_only(val))
         for src, src_map in _operand_maps(graph, val, m):
             wanted.setdefault(src, set()).add(src_map)
     return found
@@ -87,6 +102,15 @@ def _operand_maps(graph: Graph, val: Val, m: Map):
                 raise Refused(f"{_where(val)}: its result is broadcast along dim {m[d]} of "
                               f"the kernel, not along the dim {d} it was kept in")
         # the source's map is the reduced tensor's own: set by the row kernel itself
+    elif val.kind == "cat":
+        d = val.dims[0]
+        if not isinstance(m[d], int):
+            raise Refused(f"{_where(val)} is a cat along a dim the kernel does not index "
+                          "by its own (a broadcast or a cat of a cat)")
+        for k, part in enumerate(val.operands):
+            shape = graph.vals[part].shape
+            yield part, tuple(None if s == 1 else Shift(m[d], val.id, k) if j == d else m[j]
+                              for j, s in enumerate(shape))
     else:
         raise Refused(_scan_only(val))
 
@@ -152,7 +176,7 @@ def lines_for(graph: Graph, targets: list[str], maps: dict, names: dict, varies)
             continue
         if val.kind in ("leaf", "reduce"):
             raise Refused(f"{_where(val)} is needed where the kernel does not have it")
-        if val.kind not in ("op", "view"):
+        if val.kind not in ("op", "view", "cat"):
             raise Refused(_scan_only(val))
         operands = tuple(_name(graph, val, o, maps, names) if isinstance(o, str) else o
                          for o in val.operands)
@@ -160,9 +184,24 @@ def lines_for(graph: Graph, targets: list[str], maps: dict, names: dict, varies)
             names[val.id] = operands[0]
             continue
         name = f"v{val.node}" if val.id == f"v{val.node}" else val.id.replace("_", "")
-        lines.append(Line(name, val.expr, operands, varies(val.id)))
+        expr = cat_expr(val, maps[val.id]) if val.kind == "cat" else val.expr
+        lines.append(Line(name, expr, operands, varies(val.id)))
         names[val.id] = name
     return lines
+
+
+def cat_expr(val: Val, m: Map) -> str:
+    """Part k where the cat's index is at least part k's start (kernel argument
+    `{cat}_o{k}`), as nested selects over the parts computed at their shifted indices."""
+    index = f"i{m[val.dims[0]]}"
+    expr = f"{{{len(val.operands) - 1}}}"
+    for k in range(len(val.operands) - 2, -1, -1):
+        expr = f"tl.where({index} < {cat_name(val.id)}_o{k + 1}, {{{k}}}, {expr})"
+    return expr
+
+
+def cat_name(vid: str) -> str:
+    return vid.replace("_", "")
 
 
 def _name(graph: Graph, val: Val, operand: str, maps: dict, names: dict) -> str:

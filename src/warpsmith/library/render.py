@@ -45,7 +45,8 @@ def size(spec: dict) -> str:
     if "init" not in spec:
         return str(int(spec["value"]))
     item = f"[{spec['item']}]" if "item" in spec else ""  # an element of a tuple argument
-    return f"int(args[{spec['init']}]{item})"
+    more = f" + {spec['add']}" if "add" in spec else ""  # match._one_more
+    return f"int(args[{spec['init']}]{item}){more}"
 
 
 def constructor(parameters: list[dict], scalars: dict[str, dict | None],
