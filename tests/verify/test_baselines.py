@@ -3,6 +3,7 @@ baselines' interleaved (baselines.py), the worker stopped while a baseline runs
 (proctree.stopped). On the CPU: the schedule and the protocol; the GPU timing itself is
 tests/verify/test_gpu.py's."""
 
+import contextlib
 from dataclasses import replace
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import torch
 from warpsmith.config import PROFILES, worker_environment
 from warpsmith.tasks.loader import load_task
 from warpsmith.verify import wire
-from warpsmith.verify.baselines import OUTPUTS_LINE, Baselines
+from warpsmith.verify.baselines import Baselines
 from warpsmith.verify.child.timing import parse_go
 from warpsmith.verify.protocol import END, Malformed
 from warpsmith.verify.reference import Case, prepare
@@ -68,12 +69,11 @@ class _Worker:
         for i in range(self.n):
             size = wire.nbytes(self.descs[0])
             inputs.append([wire.from_bytes(data, self.descs[0], i * size)])
-        assert self.timer({"kind": "block"}, b"", self.elapsed) == OUTPUTS_LINE
         outs = [self.answer(inputs[i]) for i in record["order"]]
         descs, chunks = zip(*(wire.output_message(o) for o in outs), strict=True)
         payload = b"".join(bytes(c) for call in chunks for c in call)
-        return self.timer({"kind": "outputs", "outputs": list(descs), **DIAG,
-                           "own_launches": [1] * self.n}, payload, None)
+        return self.timer({"kind": "block", "outputs": list(descs), **DIAG,
+                           "own_launches": [1] * self.n}, payload, self.elapsed)
 
 
 def test_each_block_times_every_implementation_once_in_an_order_drawn_per_block():
@@ -115,16 +115,16 @@ def test_a_block_nobody_asked_for_or_a_malformed_one_ends_the_timing():
     with pytest.raises(Malformed):
         timer({"kind": "block"}, b"", 0.001)  # before `ready`
     _at_first_block(timer)
-    with pytest.raises(Malformed):  # a block frame that came before its GO was written
-        timer({"kind": "block"}, b"", None)
     n = timer.n
-    good = {"kind": "outputs", "outputs": [[]] * n, **DIAG, "own_launches": [1] * n}
+    good = {"kind": "block", "outputs": [[]] * n, **DIAG, "own_launches": [1] * n}
+    with pytest.raises(Malformed):  # a block frame that came before its GO was written
+        timer(good, b"", None)
     for bad in (good | {"own_launches": [1] * (n + 1)}, good | {"guarded": {}},
                 good | {"aliased": "none"}, good | {"aliased": n + 1},
                 good | {"inprocess_us": "fast"}):
-        timer.state = "outputs"
+        timer.state = "block"
         with pytest.raises(Malformed):
-            timer(bad, b"", None)
+            timer(bad, b"", 0.001)
     with pytest.raises(Malformed):
         timer({"kind": "ready"}, b"", None)  # a second `ready`
 
@@ -134,12 +134,17 @@ def test_outputs_that_do_not_match_their_descriptors_end_the_timing(outputs):
     task, prepared = _prepared()
     timer = Baselines(task, prepared, PROFILE, device="cpu")
     _at_first_block(timer)
-    timer({"kind": "block"}, b"", 0.001)
     n = timer.n
     descs = [[{"dtype": "float32", "shape": [1 << 20]}]] * n
     with pytest.raises(Malformed):
-        timer({"kind": "outputs", "outputs": descs, **DIAG, "own_launches": [1] * n},
-              outputs, None)
+        timer({"kind": "block", "outputs": descs, **DIAG, "own_launches": [1] * n},
+              outputs, 0.001)
+    timer = Baselines(task, prepared, PROFILE, device="cpu")
+    _at_first_block(timer)
+    overflow = [[{"dtype": "float32", "shape": [0] + [2**39] * 15}]] * n  # E64: no bytes,
+    with contextlib.suppress(Malformed):  # and no meta tensor: nothing but Malformed escapes
+        timer({"kind": "block", "outputs": overflow, **DIAG, "own_launches": [1] * n},
+              b"", 0.001)
 
 
 def test_a_baseline_that_cannot_be_built_is_left_out_with_a_note_not_blamed():

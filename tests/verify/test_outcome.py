@@ -42,7 +42,6 @@ def test_a_sound_timing_entry_passes():
     {"own_launches": None},
     {"guarded": [{"forbidden_ops": [3], "threads_started": 0}]},
     {"guarded": [{"forbidden_ops": []}]},
-    {"guarded": [{"forbidden_ops": [], "threads_started": 0}]},  # no inputs_modified
     {"aliased": -1},
     {"aliased": None},
 ], ids=lambda c: next(iter(c)))
@@ -148,3 +147,19 @@ def test_forged_stage_times_are_left_out_and_the_report_is_malformed(times):
     assert report_problem(report, 0) == "stage_seconds is not an object of times"
     assert stage_times({"stage_seconds": {"import": 1.5}}) == {"import": 1.5}
     assert stage_times(None) == {}
+
+
+def test_outputs_already_wrong_outrank_a_timeout_or_crash():
+    """E65 (red team, round 5): wrong on call 0, then a hang: `timeout` (not stored, retried,
+    "a correct kernel can pass it here"); the trusted side's comparison comes first."""
+    from warpsmith.types import CaseResult, Verdict
+    from warpsmith.verify.pipeline import _wrong_first
+
+    base = Verdict(status="timeout", task="t", candidate="c.py", device="cpu",
+                   reasons=("passed the deadline",))
+    wrong = ((CaseResult("small", "base", ok=False, problem="differs"),),)
+    right = ((CaseResult("small", "base", ok=True),),)
+    assert _wrong_first(base, wrong).status == "incorrect"
+    assert _wrong_first(base, right).status == "timeout"
+    rejected = Verdict(status="rejected", task="t", candidate="c.py", device="cpu")
+    assert _wrong_first(rejected, wrong).status == "rejected"  # never a softer one

@@ -244,3 +244,63 @@ def test_outputs_are_read_as_the_references_and_never_past_the_bytes_that_came()
     assert wrong[0].device.type == "meta" and wrong[0].dtype == torch.float64
     with pytest.raises(ValueError):
         read_outputs([{"dtype": "os.system", "shape": [1]}], b"x", ref)
+
+
+def test_a_frame_is_stamped_when_its_last_byte_came():
+    """E65-style clock stop (red team, round 5): a worker that wrote a block frame's first
+    12 bytes at once and the rest after its work stopped the trusted clock early."""
+    import time
+
+    data = _frames(({"frame": "timing", "kind": "block"}, b"x" * 10))
+
+    class Slow:
+        def __init__(self):
+            self.inner, self.calls = io.BytesIO(data), 0
+
+        def read(self, n):
+            self.calls += 1
+            if self.calls == 3:  # the body, after the head went
+                time.sleep(0.2)
+            return self.inner.read(n)
+
+    start = time.perf_counter()
+    got = []
+    read_frames(Slow(), lambda: 1 << 20, got.append)
+    assert got[0][2] - start >= 0.2
+
+
+def test_a_descriptor_torch_cannot_make_is_a_value_error_not_a_runtime_error():
+    """E64 (red team, round 5): shape [0] + [2**39] * 15 holds no byte, so it matched an empty
+    payload, and its meta tensor raised RuntimeError out of verify()."""
+    import pytest
+    import torch
+
+    from warpsmith.verify.wire import read_outputs
+
+    with pytest.raises(ValueError):
+        read_outputs([{"dtype": "float32", "shape": [0] + [2**39] * 15}], b"", [torch.zeros(4)])
+
+
+def test_frames_left_after_the_report_do_not_keep_the_reader_alive():
+    """E66 (red team, round 5): a first frame `{}` taken as the report, then three large
+    frames: the reader blocked on its full queue forever, one thread, one pipe and the frames'
+    memory leaked per verification in a long-lived service."""
+    import os
+    import threading
+
+    from warpsmith.verify.sandbox import _Frames
+
+    read_fd, write_fd = os.pipe()
+    frames = _Frames(os.fdopen(read_fd, "rb"), 1 << 24)
+
+    def flood():  # written straight into the pipe: it holds 64 KiB, the frames 4 MiB
+        for i in range(4):
+            write_frame(write_fd, {"n": i}, b"x" * (1 << 20))
+        os.close(write_fd)
+
+    writer = threading.Thread(target=flood)
+    writer.start()
+    assert frames.queue.get(timeout=10) is not None  # the "report"; the rest is never read
+    writer.join(timeout=10)
+    frames.drain()
+    assert not frames.thread.is_alive() and frames.queue.empty()

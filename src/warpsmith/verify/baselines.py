@@ -5,12 +5,13 @@ cannot predict when a baseline runs).
 Each round draws a fresh seed per input set. For the candidate's turn the sets are written
 into the worker's buffers (through CUDA IPC on a GPU, as bytes after GO on the CPU) and GO
 starts its block: every set once, in an order drawn here; the block's time is the trusted
-side's clock from the start of GO's write to the first bytes of the worker's `block` frame
-(sandbox.Started), divided by its calls. A worker that says "done" before its work is done
-gains nothing it can keep: right after the clock stops, the trusted side reads the values of
-a secret choice of the block's calls from the worker's own output memory and checks them
-against the reference of the same inputs (timing._check_probes); on a GPU it also reads back
-those calls' input buffers. Each baseline's turn runs the same sets, made afresh in its own
+side's clock from the start of GO's write to the end of the worker's `block` frame
+(sandbox.Started), divided by its calls. That frame carries the block's outputs, and the
+trusted side reads them with the worker stopped: a worker that says "done" before its work is
+done gains nothing it can keep, since the values of a secret choice of the block's calls are
+read from the outputs it handed over at the clock's stop and checked against the reference
+of the same inputs (timing._check_probes); on a GPU it also reads back those calls' input
+buffers. Each baseline's turn runs the same sets, made afresh in its own
 memory from the same seeds, the same way: the calls back to back, one synchronize, the
 clock around them. Every process of the worker is stopped (proctree.stopped) while a baseline
 runs; torch.compile's caches are the trusted process's, out of the sandbox.
@@ -44,7 +45,6 @@ MAX_SETS = 512
 # On the CPU (tests of the protocol only: nothing there is a measurement) a block is short
 CPU_MAX_SETS, CPU_SET_BYTES = 8, 256 << 20
 PROBED_CALLS = 8  # per block, the calls whose outputs are read back and checked
-OUTPUTS_LINE = b"outputs\n"
 
 
 class Baselines:
@@ -95,9 +95,6 @@ class Baselines:
             return self._advance()
         if kind == "block" and self.state == "block":
             self._take_time(elapsed)
-            self.state = "outputs"
-            return OUTPUTS_LINE
-        if kind == "outputs" and self.state == "outputs":
             self._take_diagnostics(head)
             self._take_outputs(head, payload)
             self.state = "between"

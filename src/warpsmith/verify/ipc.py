@@ -19,6 +19,7 @@ import ctypes
 
 import torch
 
+from . import wire
 from .cudadriver import IpcHandle as _Handle
 from .cudadriver import address_range as _range
 from .cudadriver import check as _check
@@ -142,8 +143,6 @@ def _read_entry(mapped: Mapped, entry: dict, ref: torch.Tensor) -> torch.Tensor:
 
 
 def _claimed(entry: dict) -> torch.Tensor:
-    shape, dtype = entry.get("shape"), getattr(torch, str(entry.get("dtype")), None)
-    if not isinstance(dtype, torch.dtype) or not isinstance(shape, list) or len(shape) > 16 \
-            or not all(isinstance(n, int) and 0 <= n < 2**40 for n in shape):
+    if not wire.valid_shape(entry.get("shape")) or wire.dtype_of(entry.get("dtype")) is None:
         raise ValueError("an output entry has no valid shape and dtype")
-    return torch.empty(shape, dtype=dtype, device="meta")
+    return wire.meta(entry)

@@ -249,7 +249,8 @@ def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, ba
         native = static.scan(source).language == "cuda"
         early = interpret_outcome(outcome, base, len(checked(prepared.cases)), native=native)
         if early is not None:
-            return offgpu.cuda_required(early, outcome.report, source, len(outcome.collected))
+            early = offgpu.cuda_required(early, outcome.report, source, len(outcome.collected))
+            return _wrong_first(early, outcome.collected)
         calls = len(checked(prepared.cases))
         if len(outcome.collected) != calls:
             return replace(base, status="crashed", reasons=(
@@ -267,6 +268,23 @@ def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, ba
         shutil.rmtree(scratch, ignore_errors=True)
         if spare is not None:
             shutil.rmtree(spare.scratch, ignore_errors=True)
+
+
+# How a process ended that the outputs it already sent outrank: a kernel wrong on call 0 that
+# then hung got `timeout` (not stored, retried, "a correct kernel can pass it here", E65)
+ENDINGS_AFTER_WRONG = frozenset({"timeout", "crashed", "runtime_error", "needs_gpu"})
+
+
+def _wrong_first(early: Verdict, collected: tuple) -> Verdict:
+    """`incorrect` when an output the trusted side already compared was wrong and the process
+    then ended badly; the ending as it was otherwise."""
+    results = [r for call in collected for r in call]
+    failed = [r for r in results if not r.ok]
+    if not failed or early.status not in ENDINGS_AFTER_WRONG:
+        return early
+    return replace(early, status="incorrect", cases=tuple(results),
+                   reasons=_failure_lines(failed, len(results)) + tuple(
+                       f"then: {r}" for r in early.reasons[:1]))
 
 
 def write_job(job_dir, task, candidate: Source, device, prof, prepared: Prepared) -> bytes:

@@ -12,9 +12,9 @@ writes the inputs into them and answers ACK. After the call the worker sends a c
 raw bytes or, on a GPU, their IPC handles) and waits for ACK before it frees them, so one
 call's data is resident at a time on either side (memplan.py). While timed, the worker sends
 timing frames (child/timing.py) and the trusted side answers each, timing the candidate's
-blocks on its own clock from its GO to the block's frame (baselines.py). The last frame is the
-report, with no payload. Headers and payloads are untrusted data: the trusted side checks
-every field it reads, and never unpickles them.
+blocks on its own clock from its GO to the end of the block's frame (baselines.py). The last
+frame is the report, with no payload. Headers and payloads are untrusted data: the trusted
+side checks every field it reads, and never unpickles them.
 """
 
 from __future__ import annotations
@@ -89,11 +89,11 @@ def read_frames(stream, limit, put) -> None:
     into frames, calling put((header bytes, payload)) for each; at the end put(None), or
     put(str) with what was wrong and the rest drained unread. A frame over limit() bytes is
     refused from its announced lengths, before its bytes are kept. Each frame is put with
-    the time its first bytes came (perf_counter): the trusted side's clock for a timed block
-    stops there, however long the rest of the frame takes."""
+    the time its last byte came (perf_counter): the trusted side's clock for a timed block
+    stops there (a clock stopped by a frame's first bytes was stopped by a worker that sent
+    them before its work and the rest after)."""
     while True:
         head = stream.read(12)
-        arrived = time.perf_counter()
         if not head:
             return put(None)
         max_bytes = limit()  # read once a frame starts: a spare's is set with its job
@@ -111,7 +111,7 @@ def read_frames(stream, limit, put) -> None:
         payload = stream.read(m)
         if len(payload) < m:
             return _drain(stream, put, "the result message is malformed (cut short)")
-        put((body, payload, arrived))
+        put((body, payload, time.perf_counter()))
 
 
 def _drain(stream, put, why: str) -> None:

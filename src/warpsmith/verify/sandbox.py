@@ -70,7 +70,7 @@ def run_worker(job_dir: Path, scratch: Path, timeout_s: float, env: dict[str, st
     the worker stopped (SIGSTOP: none of its threads runs, so none can launch work beside a
     baseline) and returns what the worker gets next (protocol.GO and its block, or END);
     `elapsed` is the trusted side's clock from the start of the write of its last answer to
-    the first bytes of this frame. Its time is not the worker's either."""
+    the last byte of this frame. Its time is not the worker's either."""
     if started is None or not started.send(job_dir, max_bytes):
         started = Started(program, [str(job_dir)], scratch, env, max_bytes, inbox=job_dir)
     if job:
@@ -248,10 +248,14 @@ class Started:
 
     def stop(self) -> None:
         """Kill it and everything it started (descendants that left its process group too;
-        in the sandbox, its PID namespace dies with bubblewrap)."""
+        in the sandbox, its PID namespace dies with bubblewrap), then let the frame reader
+        run to the pipe's end: frames sent after the report (three of 60 MB) blocked it on a
+        full queue forever, a thread, a pipe and the frames' memory leaked per verification
+        in a long-lived service."""
         self.stdin.close()
         _kill_group(self.proc)
         _kill_tagged(self.token)
+        self.frames.drain()
         self.tail.thread.join(timeout=5)
         if self.own_inbox:
             shutil.rmtree(self.inbox, ignore_errors=True)
@@ -319,6 +323,18 @@ class _Frames:
     def _read(self, stream) -> None:
         with stream:
             read_frames(stream, lambda: self.max_bytes, self.queue.put)
+
+    def drain(self, seconds: float = 5.0) -> None:
+        """Empty the queue until the reader has met the pipe's end (every writer is dead)."""
+        end = time.perf_counter() + seconds
+        while self.thread.is_alive() and time.perf_counter() < end:
+            with contextlib.suppress(queue.Empty):
+                while True:
+                    self.queue.get_nowait()
+            self.thread.join(timeout=0.05)
+        with contextlib.suppress(queue.Empty):
+            while True:
+                self.queue.get_nowait()
 
 
 class _Tail:

@@ -55,6 +55,16 @@ def nbytes(desc: dict) -> int:
     return math.prod(shape) * dtype.itemsize
 
 
+def meta(desc: dict) -> torch.Tensor:
+    """A meta tensor of what a descriptor claims; ValueError where torch cannot make one (a
+    shape whose strides overflow: [0] + [2**39] * 15 holds no byte, and its meta tensor
+    raised RuntimeError out of verify(), E64)."""
+    try:
+        return torch.empty(desc["shape"], dtype=dtype_of(desc["dtype"]), device="meta")
+    except (RuntimeError, OverflowError) as e:
+        raise ValueError(f"an output's shape cannot be made ({str(e)[:80]})") from e
+
+
 def valid_shape(shape) -> bool:
     return isinstance(shape, list) and len(shape) <= MAX_DIMS and all(
         type(n) is int and 0 <= n < 2**40 for n in shape)
@@ -118,9 +128,10 @@ def read_outputs(descs, payload: bytes, refs: list[torch.Tensor]) -> list[torch.
     """The candidate's outputs of one call, as ours: each descriptor that matches its
     reference's dtype and shape is read from the payload as exactly that; one that does not
     is a meta tensor of what it claims (the comparison names the mismatch). ValueError when
-    the descriptors and the payload do not agree on the bytes sent."""
-    if not isinstance(descs, list) or not all(isinstance(d, dict) for d in descs) or \
-            len(descs) > MAX_ARGS:
+    the descriptors and the payload do not agree on the bytes sent. Their count is not
+    bounded here (the frame's header is, at 1 MiB): a call that returns 3000 outputs where the
+    reference returns one is `incorrect` by the count, as on a GPU, not malformed (E49)."""
+    if not isinstance(descs, list) or not all(isinstance(d, dict) for d in descs):
         raise ValueError("the outputs' descriptors are not a list of objects")
     sizes = [nbytes(d) for d in descs]
     if sum(sizes) != len(payload):
@@ -129,7 +140,7 @@ def read_outputs(descs, payload: bytes, refs: list[torch.Tensor]) -> list[torch.
     outs, offset = [], 0
     for i, (desc, size) in enumerate(zip(descs, sizes, strict=True)):
         ref = refs[i] if i < len(refs) else None
-        claimed = torch.empty(desc["shape"], dtype=dtype_of(desc["dtype"]), device="meta")
+        claimed = meta(desc)
         if ref is None or claimed.shape != ref.shape or claimed.dtype != ref.dtype:
             outs.append(claimed)
         else:

@@ -5,11 +5,13 @@ with the shape of one input set and how many sets a block uses (`sets`); the wor
 that many buffers (on a GPU it hands their IPC handles over in a `slots` frame, and the
 trusted side writes every block's fresh inputs into them; on the CPU the bytes follow each
 GO). Each GO is one block: every set once, in the order given, one call (at a position the
-trusted side drew) watched like a checked call; then a device-wide synchronize and a bare
-`block` frame. The trusted side's clock runs from its GO to that frame's first bytes. It then
-asks for the block's outputs (`outputs` frame: IPC handles, or raw bytes on the CPU, with this
-side's diagnostics) and reads the values it checks itself. Between blocks it times eager and
-torch.compile with this process stopped (verify/baselines.py). What this side reports (its
+trusted side drew) watched like a checked call; then a device-wide synchronize and a `block`
+frame that carries the block's outputs (IPC handles, or raw bytes on the CPU) and this side's
+diagnostics. The trusted side's clock runs from its GO to the end of that frame, and it reads
+the values it checks from those outputs with this process stopped (a worker that says "done"
+first and works after gains nothing: what it hands over at the clock's stop is judged).
+Between blocks it times eager and torch.compile with this process stopped
+(verify/baselines.py). What this side reports (its
 own CUDA-event time of the block, launches, the watched call's record) is a diagnostic,
 checked there.
 """
@@ -29,7 +31,6 @@ from .dispatch import OpGuard
 from .ipc import export as _export
 
 _dumps = json.dumps  # bound before the candidate is imported
-OUTPUTS = "outputs"  # the trusted side's request for the last block's outputs
 
 
 def time_candidate(job: dict, models: dict, task, channel, guards) -> dict:
@@ -54,11 +55,10 @@ def time_candidate(job: dict, models: dict, task, channel, guards) -> dict:
             if not gpu:
                 _fill_from(timer.sets, read_bytes)
             timer.run(go)
-            send({"frame": TIMING, "kind": "block"})  # the trusted side's clock stops here
-            if read_line() != OUTPUTS:
-                raise RuntimeError("the trusted side did not ask for the block's outputs")
+            # the outputs travel in the frame that stops the trusted side's clock: nothing
+            # this process does after it can change what the trusted side reads
             head, payload = timer.outputs()
-            send({"frame": TIMING, "kind": "outputs", **timer.diagnostics(go), **head}, payload)
+            send({"frame": TIMING, "kind": "block", **timer.diagnostics(go), **head}, payload)
             timer.let_go()
     if line != END.decode().strip():
         raise RuntimeError("the trusted side ended the timing without its end line")
@@ -108,8 +108,7 @@ class _Block:
         return True
 
     def run(self, go: dict) -> None:
-        """The block's calls and a device-wide synchronize (work on side streams counts),
-        nothing else: what follows is outside the trusted side's clock."""
+        """The block's calls and a device-wide synchronize (work on side streams counts)."""
         order, watch = go.get("order"), go.get("watch")
         if not isinstance(order, list) or not all(
                 type(i) is int and 0 <= i < len(self.sets) for i in order):
@@ -126,8 +125,8 @@ class _Block:
         self.inprocess_us = _elapsed_us(start, self.gpu)
 
     def diagnostics(self, go: dict) -> dict:
-        """What this process saw of the block (after the clock): its own time of it, the
-        launches per call, the watched call's record, outputs in an input's memory."""
+        """What this process saw of the block: its own time of it, the launches per call,
+        the watched call's record, outputs in an input's memory."""
         self.raised += self.gpu and _guard_persisting_l2()
         self.tampered.update(integrity.knobs_changed(self.state))
         aliased = sum(_aliases(out, self.sets[i])
