@@ -215,9 +215,9 @@ def choose_shapes(task: Task, device: str,
     if fits:
         return task, fits, [n for n in names if n not in fits], []
     sized, name = admission.cpu_sized(task, prof.cpu_max_bytes, prof.cpu_max_flops)
-    halved = ", ".join(f"{k}={v}" for k, v in sized.shape(name).values.items())
+    reduced = ", ".join(f"{k}={v}" for k, v in sized.shape(name).values.items())
     return sized, [name], names, [f"no shape of the task fits the CPU interpreter: checked "
-                                  f"with its sizes halved ({halved})"]
+                                  f"with its sizes reduced until a call fits ({reduced})"]
 
 
 def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, base,
@@ -271,7 +271,7 @@ def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, ba
 
 
 # How a process ended that the outputs it already sent outrank: a kernel wrong on call 0 that
-# then hung got `timeout` (not stored, retried, "a correct kernel can pass it here", E65)
+# then hung got `timeout` (not stored, retried, "a correct kernel can run past the deadline here", E65)
 ENDINGS_AFTER_WRONG = frozenset({"timeout", "crashed", "runtime_error", "needs_gpu"})
 
 
