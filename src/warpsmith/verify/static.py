@@ -11,24 +11,25 @@ import codecs
 import io
 import re
 import tokenize
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .. import pyparse
-
-REJECT, WARN = "reject", "warn"
-
-
-@dataclass(frozen=True)
-class Finding:
-    rule: str
-    severity: str
-    reason: str
-    line: int = 0
-
-    def __str__(self) -> str:
-        where = f" (line {self.line})" if self.line else ""
-        return f"[{self.rule}] {self.reason}{where}"
+from .static_base import (  # noqa: F401 (the names the scan's users read from here)
+    ALLOWED_MODULES,
+    FORBIDDEN_SUBMODULES,
+    REJECT,
+    RULES,
+    WARN,
+    Finding,
+    Rule,
+    _dotted,
+    _module_allowed,
+    _strip_call,
+    _triton_kernels,
+    detect_language,
+    rule,
+)
 
 
 @dataclass(frozen=True)
@@ -46,20 +47,6 @@ class Scan:
         return tuple(f for f in self.findings if f.severity == WARN)
 
 
-Rule = Callable[[ast.Module], Iterator[tuple[int, str]]]
-RULES: dict[str, tuple[str, Rule]] = {}
-
-# An allow-list: a kernel needs torch (allocation, views), triton, and a little arithmetic.
-# Everything else (os, sys, pathlib, numpy, threading, ctypes, importlib, json, …) can reach
-# the verifier's machinery, files or the host's compute, so it is refused by default.
-ALLOWED_MODULES = {"torch", "triton", "math", "typing", "functools", "itertools", "operator",
-                   "dataclasses", "enum", "__future__", "cupy", "collections"}
-FORBIDDEN_SUBMODULES = {"multiprocessing", "distributed", "jit", "utils.deterministic",
-                        "utils._python_dispatch", "overrides", "cuda.memory", "_C",
-                        # custom ops, worker processes and threads, code run from strings,
-                        # pytree nodes the worker flattens, the profiler that proves kernels ran
-                        "library", "utils.data", "utils.benchmark", "utils.pytree", "hub",
-                        "package", "export", "profiler", "autograd.profiler"}
 FORBIDDEN_CALLS = {"exec", "eval", "compile", "__import__", "open", "globals", "vars",
                    "locals", "breakpoint", "setattr", "delattr", "getattr", "input", "help"}
 FORBIDDEN_METHODS = {"use_deterministic_algorithms", "save", "load", "numpy", "tolist",
@@ -72,13 +59,6 @@ FRAME_ATTRIBUTES = {"f_back", "f_locals", "f_globals", "f_builtins", "f_code", "
                     "cr_frame", "tb_frame", "tb_next", "ag_frame"}
 PROTECTED_ROOTS = {"torch", "triton", "tl", "time", "builtins", "F", "nn", "math"}
 REFERENCE_NAMES = {"Model", "get_inputs", "get_init_inputs"}
-
-
-def rule(rule_id: str, severity: str):
-    def register(fn: Rule) -> Rule:
-        RULES[rule_id] = (severity, fn)
-        return fn
-    return register
 
 
 def scan(source: str | bytes) -> Scan:
@@ -133,20 +113,6 @@ def decode(data: bytes) -> str:
         return bytes(data).decode(encoding)
     except (SyntaxError, LookupError, UnicodeDecodeError) as e:
         raise SyntaxError(f"the source cannot be decoded as Python would: {e}") from e
-
-
-def detect_language(tree: ast.Module, source: str) -> str:
-    if _triton_kernels(tree):
-        return "triton"
-    if "__global__" in source and ("load_inline" in source or "RawKernel" in source
-                                   or "nvrtc" in source.lower() or "compile_kernel" in source):
-        return "cuda"
-    return "none"
-
-
-def _triton_kernels(tree: ast.Module) -> list[ast.FunctionDef]:
-    return [node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
-            and any(_dotted(_strip_call(d)).endswith("jit") for d in node.decorator_list)]
 
 
 @rule("no-modelnew", REJECT)
@@ -332,14 +298,6 @@ def _streams(tree):
             yield node.lineno, f"uses {name}: side streams and graphs are checked more closely"
 
 
-def _module_allowed(name: str) -> bool:
-    root, _, rest = name.partition(".")
-    if root not in ALLOWED_MODULES:
-        return False
-    return not any(rest == sub or rest.startswith(sub + ".") for sub in FORBIDDEN_SUBMODULES) \
-        and not any(part.startswith("_") for part in rest.split(".") if part)
-
-
 def _module_aliases(tree: ast.Module) -> set[str]:
     """Every local name bound by an import: `import torch as t` makes `t` a module."""
     return set(_alias_targets(tree))
@@ -356,19 +314,6 @@ def _alias_targets(tree: ast.Module) -> dict[str, str]:
             for a in node.names:
                 names[a.asname or a.name] = (node.module or "").split(".")[0]
     return names
-
-
-def _strip_call(node: ast.AST) -> ast.AST:
-    return node.func if isinstance(node, ast.Call) else node
-
-
-def _dotted(node: ast.AST) -> str:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        head = _dotted(node.value)
-        return f"{head}.{node.attr}" if head else ""
-    return ""
 
 
 from . import static_escapes, static_rules  # noqa: E402,F401  (they register their rules)

@@ -14,7 +14,7 @@ import types
 from collections.abc import Iterator
 
 from . import static_rules
-from .static import REJECT, WARN, _dotted, detect_language, rule
+from .static_base import REJECT, WARN, _dotted, detect_language, rule
 
 # Native code in the candidate's process defeats every in-process guard, and a child process
 # computes where no guard looks (it can read and write the worker's memory through

@@ -21,7 +21,7 @@ import typing
 from collections.abc import Iterator
 from functools import lru_cache
 
-from .static import (
+from .static_base import (
     REJECT,
     _dotted,
     _module_allowed,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from .static import REJECT, Finding
+from .static_base import REJECT, Finding
 from .static_rules import bindings, paths_of
 
 

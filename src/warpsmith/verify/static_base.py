@@ -1,0 +1,81 @@
+"""What the static scan's rule modules share (static.py, static_rules.py, static_escapes.py,
+static_tf32.py): the finding record, the rule registry and the helpers every rule reads, so
+each rule module imports this and none imports another to register (no import cycle)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+REJECT, WARN = "reject", "warn"
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    severity: str
+    reason: str
+    line: int = 0
+
+    def __str__(self) -> str:
+        where = f" (line {self.line})" if self.line else ""
+        return f"[{self.rule}] {self.reason}{where}"
+
+
+Rule = Callable[[ast.Module], Iterator[tuple[int, str]]]
+RULES: dict[str, tuple[str, Rule]] = {}
+
+# An allow-list: a kernel needs torch (allocation, views), triton, and a little arithmetic.
+# Everything else (os, sys, pathlib, numpy, threading, ctypes, importlib, json, …) can reach
+# the verifier's machinery, files or the host's compute, so it is refused by default.
+ALLOWED_MODULES = {"torch", "triton", "math", "typing", "functools", "itertools", "operator",
+                   "dataclasses", "enum", "__future__", "cupy", "collections"}
+FORBIDDEN_SUBMODULES = {"multiprocessing", "distributed", "jit", "utils.deterministic",
+                        "utils._python_dispatch", "overrides", "cuda.memory", "_C",
+                        # custom ops, worker processes and threads, code run from strings,
+                        # pytree nodes the worker flattens, the profiler that proves kernels ran
+                        "library", "utils.data", "utils.benchmark", "utils.pytree", "hub",
+                        "package", "export", "profiler", "autograd.profiler"}
+
+
+def rule(rule_id: str, severity: str):
+    def register(fn: Rule) -> Rule:
+        RULES[rule_id] = (severity, fn)
+        return fn
+    return register
+
+
+def detect_language(tree: ast.Module, source: str) -> str:
+    if _triton_kernels(tree):
+        return "triton"
+    if "__global__" in source and ("load_inline" in source or "RawKernel" in source
+                                   or "nvrtc" in source.lower() or "compile_kernel" in source):
+        return "cuda"
+    return "none"
+
+
+def _triton_kernels(tree: ast.Module) -> list[ast.FunctionDef]:
+    return [node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
+            and any(_dotted(_strip_call(d)).endswith("jit") for d in node.decorator_list)]
+
+
+def _module_allowed(name: str) -> bool:
+    root, _, rest = name.partition(".")
+    if root not in ALLOWED_MODULES:
+        return False
+    return not any(rest == sub or rest.startswith(sub + ".") for sub in FORBIDDEN_SUBMODULES) \
+        and not any(part.startswith("_") for part in rest.split(".") if part)
+
+
+def _strip_call(node: ast.AST) -> ast.AST:
+    return node.func if isinstance(node, ast.Call) else node
+
+
+def _dotted(node: ast.AST) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        head = _dotted(node.value)
+        return f"{head}.{node.attr}" if head else ""
+    return ""
