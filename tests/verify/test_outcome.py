@@ -151,7 +151,8 @@ def test_forged_stage_times_are_left_out_and_the_report_is_malformed(times):
 
 def test_outputs_already_wrong_outrank_a_timeout_or_crash():
     """E65 (red team, round 5): wrong on call 0, then a hang: `timeout` (not stored, retried,
-    "a correct kernel can run past the deadline here"); the trusted side's comparison comes first."""
+    "a correct kernel can run past the deadline here"); the trusted side's comparison comes
+    first."""
     from warpsmith.types import CaseResult, Verdict
     from warpsmith.verify.pipeline import _wrong_first
 

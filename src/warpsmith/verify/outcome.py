@@ -56,7 +56,8 @@ def _timeout_reason(outcome: Outcome, cases: int, base: Verdict) -> str:
     text = f"the candidate's process passed the deadline ({outcome.seconds:.0f} s) during {where}"
     if base.device == "cpu":  # not stored (pipeline.NOT_STORED): the next run tries again
         text += ("; on the CPU the Triton interpreter runs a kernel far slower than a GPU "
-                 "and the machine's load counts, so a correct kernel can run past the deadline here")
+                 "and the machine's load counts, so a correct kernel can run past the "
+                 "deadline here")
     return text
 
 

@@ -271,7 +271,8 @@ def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, ba
 
 
 # How a process ended that the outputs it already sent outrank: a kernel wrong on call 0 that
-# then hung got `timeout` (not stored, retried, "a correct kernel can run past the deadline here", E65)
+# then hung got `timeout` (not stored, retried: "a correct kernel can run past the deadline
+# here", E65)
 ENDINGS_AFTER_WRONG = frozenset({"timeout", "crashed", "runtime_error", "needs_gpu"})
 
 
