@@ -65,3 +65,51 @@ def autotuner_class() -> type | None:
     except ImportError:
         return None
     return Autotuner
+
+
+def watch_interpreter_memory(launched, accessed) -> bool:
+    """Under the interpreter, call `launched(tensors)` with the (name, host tensor) pairs of
+    each launch's arguments before its programs run, and `accessed(kind, ptrs, mask)` before
+    every load, store and atomic touches memory (kind "load", "store" or "atomic"; ptrs and
+    mask the numpy arrays of host addresses and lanes, width the element's bytes). Every load and store of the
+    interpreter (plain, block-pointer, tensor-descriptor) reaches InterpreterBuilder's
+    masked load and store; the signatures after the mask differ between 3.6 and 3.9 and are
+    passed through. False where this Triton has no interpreter to watch."""
+    try:
+        from triton.runtime.interpreter import GridExecutor, InterpreterBuilder
+    except ImportError:
+        return False
+    builder, executor = InterpreterBuilder, GridExecutor
+    load, store = builder.create_masked_load, builder.create_masked_store
+    rmw, cas, init = builder.create_atomic_rmw, builder.create_atomic_cas, executor._init_args_hst
+
+    def masked_load(self, ptrs, mask, *rest, **kw):
+        accessed("load", ptrs.data, mask.data, _width(ptrs))
+        return load(self, ptrs, mask, *rest, **kw)
+
+    def masked_store(self, ptrs, value, mask, *rest, **kw):
+        accessed("store", ptrs.data, mask.data, _width(ptrs))
+        return store(self, ptrs, value, mask, *rest, **kw)
+
+    def atomic_rmw(self, op, ptr, val, mask, *rest, **kw):
+        accessed("atomic", ptr.data, mask.data, _width(ptr))
+        return rmw(self, op, ptr, val, mask, *rest, **kw)
+
+    def atomic_cas(self, ptr, *rest, **kw):
+        accessed("atomic", ptr.data, None, _width(ptr))
+        return cas(self, ptr, *rest, **kw)
+
+    def init_args(self, args_dev, kwargs):
+        args_hst, kwargs_hst = init(self, args_dev, kwargs)
+        launched([*zip(self.arg_names, args_hst), *kwargs_hst.items()])
+        return args_hst, kwargs_hst
+
+    builder.create_masked_load, builder.create_masked_store = masked_load, masked_store
+    builder.create_atomic_rmw, builder.create_atomic_cas = atomic_rmw, atomic_cas
+    executor._init_args_hst = init_args
+    return True
+
+
+def _width(handle) -> int:
+    """The bytes of one element a pointer handle points at."""
+    return max(1, getattr(handle.get_element_ty(), "primitive_bitwidth", 8) // 8)

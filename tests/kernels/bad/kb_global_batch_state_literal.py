@@ -1,6 +1,8 @@
 # task: tests/tasks/fixtures/kb_semantics/33_Global_Batch_State.py
-# expect: incorrect
+# expect: runtime_error
 # why: a size written as a literal (8): the secret twin grows batch_size, the state stays 8 rows
+#   and the kernel reads past its end (incorrect, from whatever lay there, until the
+#   interpreter's accesses were checked: verify/child/bounds.py names the load now)
 import torch
 import torch.nn as nn
 import triton

@@ -33,7 +33,7 @@ from torch.utils._pytree import tree_leaves
 from ...tasks.loader import load_task, tf32_policy
 from .. import protocol, wire
 from ..protocol import WAIT
-from . import autotune, codewatch, integrity
+from . import autotune, bounds, codewatch, integrity
 from .dispatch import OpGuard
 from .gpukernels import GpuKernels
 from .ipc import export as _export
@@ -143,6 +143,8 @@ def run(job: dict, report: dict, fd: int) -> None:
     log = LaunchLog(job["candidate"])
     log.install()
     autotune.install()  # under the interpreter: which configs the checked calls ran (E51)
+    if device.type == "cpu":
+        bounds.install()  # under the interpreter: every access inside a launch's tensors
     _warm_guard(device.type)  # lazy imports that compile strings: before the watch
     report["dynamic_code"] = codewatch.install()  # before the import (E29)
     threads = _ThreadWatch()

@@ -1,0 +1,87 @@
+"""Memory safety under the Triton interpreter (issue 31 item 5): every address a kernel loads,
+stores or updates atomically, in the lanes its mask lets through, lies inside the storage of
+a tensor passed to that launch, or the access is refused before it touches memory and named.
+
+Without this an unmasked load past a tensor's end read whatever the host had there (a ReLU that
+loads without a mask and stores with one `passed` every time) and an unmasked store wrote into
+the interpreter's own memory: over 18 runs of one file, `crashed`, `runtime_error`,
+`compile_error` or `timeout`, never a word about the access. Now both are `runtime_error`,
+every run, with the argument and how far outside its storage the access fell.
+
+A storage's bounds are the check, not the view's: a kernel handed a slice may read the rest
+of its base tensor (nothing outside memory the caller owns). This runs in the candidate's
+process: it judges honest mistakes deterministically, and a candidate that owns its process
+can switch it off, as it could skip any computation (the trusted side's comparison is what
+pays). On a GPU compiled kernels run without the interpreter: not checked there (canaries and
+compute-sanitizer are the GPU's layer, not written yet).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...lang.triton_compat import watch_interpreter_memory
+
+_LAUNCH: dict = {"starts": np.zeros(0, np.uint64), "ends": np.zeros(0, np.uint64),
+                 "names": []}
+
+
+class OutOfBounds(Exception):
+    """A kernel's access outside every tensor passed to its launch."""
+
+
+def install() -> bool:
+    """Watch the interpreter's memory accesses from now on (this process only)."""
+    return watch_interpreter_memory(_launched, _accessed)
+
+
+def _launched(args: list) -> None:
+    ranges = {}
+    for name, value in args:
+        for t in _tensors(value):
+            storage = t.untyped_storage()
+            start = storage.data_ptr()
+            ranges[start] = max(ranges.get(start, (0, ""))[0], start + storage.nbytes()), name
+    starts = sorted(ranges)
+    _LAUNCH["starts"] = np.array(starts, dtype=np.uint64)
+    _LAUNCH["ends"] = np.array([ranges[s][0] for s in starts], dtype=np.uint64)
+    _LAUNCH["names"] = [ranges[s][1] for s in starts]
+
+
+def _tensors(value) -> list:
+    if isinstance(value, tuple | list):
+        return [t for v in value for t in _tensors(v)]
+    if hasattr(value, "untyped_storage"):
+        return [value]
+    base = getattr(value, "base", None)  # a TensorDescriptor
+    return [base] if hasattr(base, "untyped_storage") else []
+
+
+def _accessed(kind: str, ptrs, mask, width: int) -> None:
+    addresses = np.asarray(ptrs).astype(np.uint64, copy=False)
+    if mask is not None:
+        addresses = addresses[np.broadcast_to(np.asarray(mask, dtype=bool), addresses.shape)]
+    if addresses.size == 0:
+        return
+    starts, ends = _LAUNCH["starts"], _LAUNCH["ends"]
+    at = np.searchsorted(starts, addresses, side="right").astype(np.int64) - 1
+    inside = (at >= 0) & (addresses + np.uint64(width) <= ends[np.maximum(at, 0)]) \
+        if starts.size else np.zeros(addresses.shape, dtype=bool)
+    if not inside.all():
+        raise OutOfBounds(_describe(kind, int(addresses[~inside][0]), width,
+                                    int((~inside).sum()), int(addresses.size)))
+
+
+def _describe(kind: str, address: int, width: int, bad: int, total: int) -> str:
+    starts, ends, names = _LAUNCH["starts"], _LAUNCH["ends"], _LAUNCH["names"]
+    where = "no tensor was passed to the launch"
+    if len(names):
+        gaps = [(address - int(e), f"{address - int(e) + width} bytes past the end of `{n}` "
+                 f"({int(e) - int(s)} bytes)") if address >= int(e) else
+                (int(s) - address, f"{int(s) - address} bytes before the start of `{n}`")
+                for s, e, n in zip(starts, ends, names, strict=True)]
+        where = min(gaps)[1]
+    verb = {"load": "loads from", "store": "stores to", "atomic": "updates"}[kind]
+    return (f"out-of-bounds {kind}: the kernel {verb} memory outside every tensor passed to "
+            f"it ({bad} of {total} unmasked lanes; the first is {where}); mask the access "
+            f"(tl.load/tl.store(..., mask=offsets < n))")

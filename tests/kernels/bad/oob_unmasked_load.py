@@ -1,0 +1,26 @@
+# task: level1/relu
+# expect: runtime_error
+# A ReLU whose last block's load has no mask (issue 31 item 5): under the interpreter it
+# touched host memory past the tensor's end, and the verdict depended on what lay there
+# (passed every time for a load; crashed, runtime_error, compile_error or timeout for a
+# store). Every access is now checked against the launch's tensors: runtime_error, named.
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def relu_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets)  # no mask: the last block reads past the end
+    tl.store(out_ptr + offsets, tl.where(x > 0, x, 0.0), mask=mask)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        out = torch.empty_like(x)
+        n = x.numel()
+        relu_kernel[(triton.cdiv(n, 256),)](x, out, n, BLOCK=256)
+        return out

@@ -1,0 +1,55 @@
+"""Memory safety under the interpreter (verify/child/bounds.py): an access outside every
+tensor of the launch is refused before it touches memory, named, and the same every run."""
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from warpsmith.config import PROFILES
+from warpsmith.verify.child import bounds
+from warpsmith.verify.pipeline import verify
+
+BAD = Path(__file__).parents[1] / "kernels" / "bad"
+PROFILE = replace(PROFILES["quick"], timeout_s=120)
+
+
+def _launch(*tensors):
+    bounds._launched([(f"arg{i}", t) for i, t in enumerate(tensors)])
+
+
+def test_accesses_inside_a_launchs_tensors_pass_and_one_element_past_the_end_is_named():
+    x, y = torch.zeros(10), torch.zeros(4, dtype=torch.float64)
+    _launch(x, (y, 3))  # a tuple argument's tensors count too
+    base = x.data_ptr()
+    inside = np.array([base, base + 36, y.data_ptr() + 24], dtype=np.uint64)
+    bounds._accessed("load", inside, np.ones(3, dtype=bool), 4)
+    past = np.array([base + 36, base + 40], dtype=np.uint64)
+    bounds._accessed("store", past, np.array([True, False]), 4)  # the masked lane is free
+    with pytest.raises(bounds.OutOfBounds, match=r"out-of-bounds store.*1 of 2 unmasked lanes"
+                       r".*4 bytes past the end of `arg0` \(40 bytes\)"):
+        bounds._accessed("store", past, np.ones(2, dtype=bool), 4)
+    with pytest.raises(bounds.OutOfBounds, match="before the start of `arg0`"):
+        bounds._accessed("load", np.array([base - 8], dtype=np.uint64), None, 4)
+    wide = np.array([base + 36], dtype=np.uint64)  # an 8-byte element from the last 4 bytes
+    with pytest.raises(bounds.OutOfBounds):
+        bounds._accessed("atomic", wide, None, 8)
+
+
+def test_a_launch_with_no_tensor_refuses_every_access():
+    _launch()
+    with pytest.raises(bounds.OutOfBounds, match="no tensor was passed"):
+        bounds._accessed("load", np.array([4096], dtype=np.uint64), None, 4)
+
+
+@pytest.mark.parametrize("kind", ["load", "store"])
+def test_an_unmasked_access_gets_the_same_named_verdict_every_run(kind):
+    path = BAD / f"oob_unmasked_{kind}.py"
+    verdicts = [verify("level1/relu", path, device="cpu", profile=PROFILE, use_cache=False)
+                for _ in range(2)]
+    for v in verdicts:
+        assert v.status == "runtime_error", v.feedback
+        assert f"out-of-bounds {kind}" in v.feedback
+    assert verdicts[0].reasons == verdicts[1].reasons
