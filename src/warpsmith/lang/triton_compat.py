@@ -69,10 +69,10 @@ def autotuner_class() -> type | None:
 
 def watch_interpreter_memory(launched, accessed) -> bool:
     """Under the interpreter, call `launched(tensors)` with the (name, host tensor) pairs of
-    each launch's arguments before its programs run, and `accessed(kind, ptrs, mask)` before
-    every load, store and atomic touches memory (kind "load", "store" or "atomic"; ptrs and
-    mask the numpy arrays of host addresses and lanes, width the element's bytes). Every load and store of the
-    interpreter (plain, block-pointer, tensor-descriptor) reaches InterpreterBuilder's
+    each launch's arguments before its programs run, and `accessed(kind, ptrs, mask, width)`
+    before every load, store and atomic touches memory (kind "load", "store" or "atomic"; ptrs
+    and mask the numpy arrays of host addresses and lanes, width the element's bytes). Every
+    load and store of the interpreter (plain, block-pointer, tensor-descriptor) reaches InterpreterBuilder's
     masked load and store; the signatures after the mask differ between 3.6 and 3.9 and are
     passed through. False where this Triton has no interpreter to watch."""
     try:
@@ -101,7 +101,8 @@ def watch_interpreter_memory(launched, accessed) -> bool:
 
     def init_args(self, args_dev, kwargs):
         args_hst, kwargs_hst = init(self, args_dev, kwargs)
-        launched([*zip(self.arg_names, args_hst), *kwargs_hst.items()])
+        # positional arguments may be fewer than the kernel's names (defaults): zip stops
+        launched([*zip(self.arg_names, args_hst, strict=False), *kwargs_hst.items()])
         return args_hst, kwargs_hst
 
     builder.create_masked_load, builder.create_masked_store = masked_load, masked_store
