@@ -72,9 +72,9 @@ def watch_interpreter_memory(launched, accessed) -> bool:
     each launch's arguments before its programs run, and `accessed(kind, ptrs, mask, width)`
     before every load, store and atomic touches memory (kind "load", "store" or "atomic"; ptrs
     and mask the numpy arrays of host addresses and lanes, width the element's bytes). Every
-    load and store of the interpreter (plain, block-pointer, tensor-descriptor) reaches InterpreterBuilder's
-    masked load and store; the signatures after the mask differ between 3.6 and 3.9 and are
-    passed through. False where this Triton has no interpreter to watch."""
+    load and store of the interpreter (plain, block-pointer, tensor-descriptor) reaches
+    InterpreterBuilder's masked load and store; the signatures after the mask differ between
+    3.6 and 3.9 and are passed through. False where this Triton has no interpreter to watch."""
     try:
         from triton.runtime.interpreter import GridExecutor, InterpreterBuilder
     except ImportError:
