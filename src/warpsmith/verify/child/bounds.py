@@ -64,6 +64,9 @@ def _accessed(kind: str, ptrs, mask, width: int) -> None:
     if addresses.size == 0:
         return
     starts, ends = _LAUNCH["starts"], _LAUNCH["ends"]
+    first = int(np.searchsorted(starts, addresses.min(), side="right")) - 1
+    if first >= 0 and int(addresses.max()) + width <= int(ends[first]):
+        return  # the usual case, all in one tensor: two reductions, no per-lane search
     at = np.searchsorted(starts, addresses, side="right").astype(np.int64) - 1
     inside = (at >= 0) & (addresses + np.uint64(width) <= ends[np.maximum(at, 0)]) \
         if starts.size else np.zeros(addresses.shape, dtype=bool)
