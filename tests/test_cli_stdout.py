@@ -45,7 +45,10 @@ SAID = ("python print at import", "raw write to fd 1 at import", "libc printf at
 
 
 def run(*args, tmp: Path, **env):
-    base = {k: v for k, v in os.environ.items() if not k.startswith("WARPSMITH_")}
+    # the width the test asks for alone: a COLUMNS the runner's environment holds (pytest-xdist
+    # workers, a terminal) would make every console "sized"
+    base = {k: v for k, v in os.environ.items()
+            if not k.startswith("WARPSMITH_") and k not in ("COLUMNS", "LINES")}
     base |= {"WARPSMITH_HOME": str(tmp / "home"), "WARPSMITH_DB": str(tmp / "s.sqlite")} | env
     return subprocess.run([sys.executable, "-m", "warpsmith", *args], capture_output=True,
                           text=True, env=base, cwd=tmp, timeout=600)

@@ -30,7 +30,9 @@ AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 # Loads from address 0 inside the kernel: the candidate's process dies of SIGSEGV mid-call,
 # using only what the static scan allows (the corpus's crash files import os and are rejected).
-SEGFAULT = GOOD.replace("x = tl.load(x_ptr + offsets, mask=mask)",
+# Reads below the input's address (a segfault, `crashed`, until the interpreter's accesses
+# were checked: now `runtime_error`, named, the same every run: verify/child/bounds.py)
+OUT_OF_BOUNDS = GOOD.replace("x = tl.load(x_ptr + offsets, mask=mask)",
                         "x = tl.load(x_ptr - delta + offsets, mask=mask)").replace(
     "def relu_kernel(x_ptr, out_ptr, n, BLOCK", "def relu_kernel(x_ptr, out_ptr, n, delta, BLOCK"
 ).replace("](x, out, n, BLOCK=256)", "](x, out, n, x.data_ptr() // 4, BLOCK=256)")
@@ -275,7 +277,7 @@ def test_a_batch_of_good_wrong_crashing_and_rejected_candidates(tmp_path):
     candidates = {
         "good": GOOD,
         "wrong": (KERNELS / "good" / "sigmoid_triton.py").read_text(),  # sigmoid for relu
-        "segfault": SEGFAULT,
+        "out_of_bounds": OUT_OF_BOUNDS,
         "syntax": (KERNELS / "bad" / "syntax_error.py").read_text(),
         "torch_only": (KERNELS / "redteam" / "E01_torch_only.py").read_text(),
     }
@@ -287,13 +289,14 @@ def test_a_batch_of_good_wrong_crashing_and_rejected_candidates(tmp_path):
     assert r.status_code == 200
     got = {i["id"]: i for i in r.json()["items"]}
     assert {k: (v["status"], v["reward"]) for k, v in got.items()} == {
-        "good": ("passed", 1.0), "wrong": ("incorrect", 0.1), "segfault": ("crashed", 0.1),
+        "good": ("passed", 1.0), "wrong": ("incorrect", 0.1),
+        "out_of_bounds": ("runtime_error", 0.1),
         "syntax": ("compile_error", 0.0), "torch_only": ("rejected", -0.5)}
     assert not got["good"]["timing_measured"]
     assert "timing not measured" in got["good"]["reward_parts"]["note"]
     assert got["good"]["verdict"]["correct"] and got["good"]["verdict"]["candidate"] == "good"
-    assert "SIGSEGV" in got["segfault"]["verdict"]["reasons"][0]
-    assert got["segfault"]["error"] is None  # the verifier's own crashed verdict, not ours
+    assert "out-of-bounds load" in got["out_of_bounds"]["verdict"]["reasons"][0]
+    assert got["out_of_bounds"]["error"] is None  # the verifier's own verdict, not ours
     store = VerdictStore(tmp_path / "verdicts.sqlite")
     assert store.count() == 5
     store.close()
