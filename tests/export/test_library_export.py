@@ -51,6 +51,10 @@ def test_one_verified_record_per_covered_task_with_its_prompt_and_provenance(sui
     # the answer is what a model is asked to give: extraction returns the verified file
     assert extract(row["completion"][0]["content"]).code.strip() == row["source"].strip()
     assert "no record for 1: not covered by the library" in result.output
+    datasets = pytest.importorskip("datasets")  # the dev extra has it (with TRL)
+    loaded = datasets.load_dataset("json", data_files=str(out), split="train")
+    assert loaded.column_names[:2] == ["schema", "id"] and len(loaded) == 1
+    assert loaded[0]["completion"][0]["role"] == "assistant"  # SFTTrainer's conversational form
 
 
 def test_a_verifier_exception_is_counted_and_the_export_goes_on():
