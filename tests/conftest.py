@@ -27,10 +27,16 @@ def server():
     s.close()
 
 
+# Module-wide fixtures that verify every kernel of their file through the CPU interpreter
+# at first use (tests/library: minutes each): a test that uses one is slow, whichever of its
+# module's tests happens to pay the setup (listing the payer alone moved the cost to the next)
+SLOW_FIXTURES = frozenset({"verdicts"})
+
+
 def pytest_collection_modifyitems(config, items):
     slow = _listed()
     for item in items:
-        if item.nodeid in slow:
+        if item.nodeid in slow or SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
 
 

@@ -137,10 +137,11 @@ def private_folders() -> list[Path]:
 
 
 def worker_environment(device: str, visible: str | None = None) -> dict[str, str]:
-    """The candidate process's environment: ours (PYTHONPATH's entries made absolute), plus
+    """The candidate process's environment: the allow-listed part of ours (PASSED_NAMES and
+    PASSED_PREFIXES, no secrets; PYTHONPATH's entries made absolute), plus
     the Triton interpreter on the CPU; `visible` pins it to one GPU (a CUDA_VISIBLE_DEVICES
     entry an executor lent)."""
-    env = {k: v for k, v in os.environ.items() if not _secret(k)}
+    env = {k: v for k, v in os.environ.items() if _passed(k) and not _secret(k)}
     if env.get("PYTHONPATH"):  # the worker runs in an empty cwd: PYTHONPATH=src finds nothing
         env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) if p else p
                                             for p in env["PYTHONPATH"].split(os.pathsep))
@@ -151,6 +152,24 @@ def worker_environment(device: str, visible: str | None = None) -> dict[str, str
         env["CUDA_VISIBLE_DEVICES"] = ""
     env["PYTHONUNBUFFERED"] = "1"
     return env
+
+
+# The candidate's environment is an allow-list (issue 31 item 7): what Python, torch, Triton,
+# the CUDA stack and a C++ build (load_inline) read, nothing else; a variable of ours or of
+# the user's shell (a proxy, a cloud profile, LD_PRELOAD) is not passed. Caches and home are
+# set inside the sandbox (verify/jail.py).
+PASSED_NAMES = frozenset({
+    "PATH", "LD_LIBRARY_PATH", "LIBRARY_PATH", "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH",
+    "HOME", "USER", "LOGNAME", "TMPDIR", "TMP", "TEMP", "LANG", "LANGUAGE", "TZ",
+    "PYTHONPATH", "PYTHONHOME", "PYTHONHASHSEED", "PYTHONDONTWRITEBYTECODE",
+    "PYTHONIOENCODING", "PYTHONUTF8", "PYTHONNOUSERSITE", "VIRTUAL_ENV", "CONDA_PREFIX",
+    "CC", "CXX", "CFLAGS", "CXXFLAGS", "LDFLAGS", "MAX_JOBS"})
+PASSED_PREFIXES = ("CUDA_", "NVIDIA_", "NV_", "TRITON_", "TORCH_", "PYTORCH_", "TORCHINDUCTOR_",
+                   "OMP_", "MKL_", "KMP_", "OPENBLAS_", "LC_", "XDG_")
+
+
+def _passed(name: str) -> bool:
+    return name in PASSED_NAMES or name.startswith(PASSED_PREFIXES)
 
 
 def _secret(name: str) -> bool:
