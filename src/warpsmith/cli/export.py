@@ -35,8 +35,9 @@ class ExportUsageError(click.ClickException):
 @common.db_option()
 @output.results_only
 def export_command(run_ids, bench_id, suite, device, fmt, out, db) -> int:
-    """Training data from optimize runs, or (torch-op) a run's best verified kernel as a
-    standalone module registering a guarded torch custom op. Only verified kernels are ever
+    """Training data from optimize runs, or from the offline library's kernels verified here
+    (--from-library), or (torch-op) a run's best verified kernel as a standalone module
+    registering a guarded torch custom op. Only verified kernels are ever
     labelled good; docs/datasets.md documents the schemas, the rewards and the pair rule.
 
     \b
