@@ -163,7 +163,10 @@ PASSED_NAMES = frozenset({
     "HOME", "USER", "LOGNAME", "TMPDIR", "TMP", "TEMP", "LANG", "LANGUAGE", "TZ",
     "PYTHONPATH", "PYTHONHOME", "PYTHONHASHSEED", "PYTHONDONTWRITEBYTECODE",
     "PYTHONIOENCODING", "PYTHONUTF8", "PYTHONNOUSERSITE", "VIRTUAL_ENV", "CONDA_PREFIX",
-    "CC", "CXX", "CFLAGS", "CXXFLAGS", "LDFLAGS", "MAX_JOBS"})
+    "CC", "CXX", "CFLAGS", "CXXFLAGS", "LDFLAGS", "MAX_JOBS",
+    # an executor worker's tag (executors/local.WORKER_TAG): every process under it carries it,
+    # so a killed worker's candidates are found in /proc and killed with it
+    "WARPSMITH_EXECUTOR_WORKER"})
 PASSED_PREFIXES = ("CUDA_", "NVIDIA_", "NV_", "TRITON_", "TORCH_", "PYTORCH_", "TORCHINDUCTOR_",
                    "OMP_", "MKL_", "KMP_", "OPENBLAS_", "LC_", "XDG_")
 

@@ -19,3 +19,11 @@ def test_only_listed_variables_reach_the_candidate(monkeypatch):
     assert not set(held) & set(env)
     assert env["TRITON_INTERPRET"] == "1" and env["CUDA_VISIBLE_DEVICES"] == ""
     assert worker_environment("cuda", "3")["CUDA_VISIBLE_DEVICES"] == "3"
+
+
+def test_an_executor_workers_tag_reaches_its_candidates(monkeypatch):
+    """Killing a worker kills the candidates under it by this tag (executors/local.py)."""
+    from warpsmith.executors.local import WORKER_TAG
+
+    monkeypatch.setenv(WORKER_TAG, "ray-123")
+    assert worker_environment("cpu")[WORKER_TAG] == "ray-123"
