@@ -3,6 +3,7 @@ reads each input once and writes the output once, computing in fp32 in between."
 
 from __future__ import annotations
 
+from . import ops
 from .match import FLOAT_DTYPES, POINTWISE_FORMS, Lit, _is_number, matcher, pointwise_form
 from .registry import register
 from .render import constructor, fill, header, signature
@@ -52,32 +53,9 @@ EXPRESSIONS = {
     "div": "{t0} / {t1}",
 }
 
-# Helpers emitted only when an expression calls them.
-HELPERS = {
-    "tanh_f32": '''
-@triton.jit
-def tanh_f32(x):
-    # tl has no tanh on every backend. Near 0, 2·sigmoid(2x) − 1 keeps only absolute
-    # precision (~6e-8): a batch norm after it divides that by a small std (KernelBench
-    # level 2 73's twin failed 1 run in ~6). Below |x| = 1/4 its Taylor series to x^11
-    # (next term under 3e-10 relative); above, 1 − 2/(1 + e^(2|x|)) with the sign, which
-    # saturates cleanly at ±1 (exp overflows to inf) and keeps NaN.
-    ax = tl.abs(x)
-    x2 = x * x
-    series = x * (1.0 + x2 * (-0.3333333333333333 + x2 * (0.13333333333333333 + x2 * (
-        -0.05396825396825397 + x2 * (0.021869488536155203 + x2 * -0.008863235529902197)))))
-    far = 1.0 - 2.0 / (1.0 + tl.exp(2.0 * ax))
-    return tl.where(ax < 0.25, series, tl.where(x < 0, -far, far))
-''',
-    "softplus_f32": '''
-@triton.jit
-def softplus_f32(x, beta, threshold):
-    z = x * beta
-    # The min keeps exp finite in the lanes where the linear branch is taken.
-    soft = tl.log(1.0 + tl.exp(tl.minimum(z, threshold))) / beta
-    return tl.where(z > threshold, x, soft)
-''',
-}
+# Helpers emitted only when an expression calls them: the graph generator's own (ops.py),
+# one text of each for both.
+HELPERS = ops.HELPERS
 
 KERNEL = '''
 @triton.jit
