@@ -33,6 +33,9 @@ def test_accesses_inside_a_launchs_tensors_pass_and_one_element_past_the_end_is_
         bounds._accessed("store", past, np.ones(2, dtype=bool), 4)
     with pytest.raises(bounds.OutOfBounds, match="before the start of `arg0`"):
         bounds._accessed("load", np.array([base - 8], dtype=np.uint64), None, 4)
+    below = np.array([base, 2**64 - 2], dtype=np.uint64)  # a negative offset, wrapped
+    with pytest.raises(bounds.OutOfBounds):
+        bounds._accessed("load", below, None, 4)
     wide = np.array([base + 36], dtype=np.uint64)  # an 8-byte element from the last 4 bytes
     with pytest.raises(bounds.OutOfBounds):
         bounds._accessed("atomic", wide, None, 8)

@@ -68,8 +68,9 @@ def _accessed(kind: str, ptrs, mask, width: int) -> None:
     if first >= 0 and int(addresses.max()) + width <= int(ends[first]):
         return  # the usual case, all in one tensor: two reductions, no per-lane search
     at = np.searchsorted(starts, addresses, side="right").astype(np.int64) - 1
-    inside = (at >= 0) & (addresses + np.uint64(width) <= ends[np.maximum(at, 0)]) \
-        if starts.size else np.zeros(addresses.shape, dtype=bool)
+    end = ends[np.maximum(at, 0)] if starts.size else np.zeros(addresses.shape, np.uint64)
+    # end - address, not address + width: an address near 2**64 (a negative offset) wraps
+    inside = (at >= 0) & (addresses < end) & (end - addresses >= np.uint64(width))
     if not inside.all():
         raise OutOfBounds(_describe(kind, int(addresses[~inside][0]), width,
                                     int((~inside).sum()), int(addresses.size)))
