@@ -146,3 +146,13 @@ def device(name: str | None) -> str:
         raise UsageError("--device cuda, but torch sees no GPU here (torch.cuda.is_available() "
                          "is False): use --device cpu, or run where a GPU is visible")
     return name
+
+
+def suite_tasks(suite: str) -> tuple[list, list]:
+    """(tasks, files that did not load) of SUITE: 'builtin', 'builtin/levelN', a folder of
+    task files, or one .py file (`library`, `export --from-library`)."""
+    from ..tasks import load_suite, resolve_task
+
+    if suite.endswith(".py"):
+        return [resolve_task(suite)], []
+    return load_suite(suite)

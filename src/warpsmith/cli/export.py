@@ -75,15 +75,13 @@ def _from_library(suite: str, device: str | None, fmt: str, out: str | None, db)
     from ..export import write
     from ..export.library import library_records
     from ..store import VerdictStore
-    from ..tasks import load_suite, resolve_task
 
     if fmt != "sft":
         raise ExportUsageError(f"--from-library writes sft records (PyTorch -> Triton pairs); "
                                f"--format {fmt} needs optimize runs")
     device = common.device(device)
     try:
-        tasks, errors = ([resolve_task(suite)], []) if suite.endswith(".py") \
-            else load_suite(suite)
+        tasks, errors = common.suite_tasks(suite)
     except WarpsmithError as e:
         raise ExportUsageError(str(e)) from None
     for e in errors:

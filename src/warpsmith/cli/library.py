@@ -22,13 +22,10 @@ def library_command(suite: str, as_json: bool) -> int:
     Exit code 1 when some files in the folder are not loadable tasks.
     """
     from ..library import coverage
-    from ..tasks import load_suite, resolve_task
     from ..types import readable_task_name
+    from .common import suite_tasks
 
-    if suite.endswith(".py"):
-        tasks, errors = [resolve_task(suite)], []
-    else:
-        tasks, errors = load_suite(suite)
+    tasks, errors = suite_tasks(suite)
     rows = coverage(tasks)
     covered = sum(1 for r in rows if r.family)
     if as_json:
