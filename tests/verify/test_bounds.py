@@ -41,6 +41,26 @@ def test_accesses_inside_a_launchs_tensors_pass_and_one_element_past_the_end_is_
         bounds._accessed("atomic", wide, None, 8)
 
 
+def test_only_real_tensors_grant_memory():
+    """Red team (2026-12-04): an argument with data_ptr() and untyped_storage() methods of its
+    own claimed a terabyte after the input, and an unmasked read past the input passed."""
+    x = torch.zeros(4)
+
+    class Claims:
+        def untyped_storage(self):
+            return self
+
+        def data_ptr(self):
+            return x.data_ptr() + 16
+
+        def nbytes(self):
+            return 1 << 40
+
+    _launch(x, Claims())
+    with pytest.raises(bounds.OutOfBounds, match="4 bytes past the end of `arg0`"):
+        bounds._accessed("load", np.array([x.data_ptr() + 16], dtype=np.uint64), None, 4)
+
+
 def test_a_launch_with_no_tensor_refuses_every_access():
     _launch()
     with pytest.raises(bounds.OutOfBounds, match="no tensor was passed"):

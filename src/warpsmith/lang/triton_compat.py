@@ -112,5 +112,5 @@ def watch_interpreter_memory(launched, accessed) -> bool:
 
 
 def _width(handle) -> int:
-    """The bytes of one element a pointer handle points at."""
-    return max(1, getattr(handle.get_element_ty(), "primitive_bitwidth", 8) // 8)
+    """The bytes of one element a pointer handle points at (a pointer's own: 8)."""
+    return max(1, (getattr(handle.get_element_ty(), "primitive_bitwidth", None) or 64) // 8)

@@ -19,6 +19,7 @@ compute-sanitizer are the GPU's layer, not written yet).
 from __future__ import annotations
 
 import numpy as np
+import torch
 
 from ...lang.triton_compat import watch_interpreter_memory
 
@@ -39,9 +40,12 @@ def _launched(args: list) -> None:
     ranges = {}
     for name, value in args:
         for t in _tensors(value):
-            storage = t.untyped_storage()
-            start = storage.data_ptr()
-            ranges[start] = max(ranges.get(start, (0, ""))[0], start + storage.nbytes()), name
+            # torch's own methods, not the object's: an argument that looked like a tensor
+            # (data_ptr, untyped_storage) claimed a terabyte after the input and passed
+            storage = torch.Tensor.untyped_storage(t)
+            start = torch.UntypedStorage.data_ptr(storage)
+            end = start + torch.UntypedStorage.nbytes(storage)
+            ranges[start] = max(ranges.get(start, (0, ""))[0], end), name
     starts = sorted(ranges)
     _LAUNCH["starts"] = np.array(starts, dtype=np.uint64)
     _LAUNCH["ends"] = np.array([ranges[s][0] for s in starts], dtype=np.uint64)
@@ -49,12 +53,13 @@ def _launched(args: list) -> None:
 
 
 def _tensors(value) -> list:
+    """The real tensors of an argument: anything else grants no memory."""
     if isinstance(value, tuple | list):
         return [t for v in value for t in _tensors(v)]
-    if hasattr(value, "untyped_storage"):
+    if isinstance(value, torch.Tensor):
         return [value]
-    base = getattr(value, "base", None)  # a TensorDescriptor
-    return [base] if hasattr(base, "untyped_storage") else []
+    base = getattr(value, "base", None)
+    return [base] if isinstance(base, torch.Tensor) else []  # a TensorDescriptor's
 
 
 def _accessed(kind: str, ptrs, mask, width: int) -> None:
@@ -80,9 +85,10 @@ def _describe(kind: str, address: int, width: int, bad: int, total: int) -> str:
     starts, ends, names = _LAUNCH["starts"], _LAUNCH["ends"], _LAUNCH["names"]
     where = "no tensor was passed to the launch"
     if len(names):
-        gaps = [(address - int(e), f"{address - int(e) + width} bytes past the end of `{n}` "
-                 f"({int(e) - int(s)} bytes)") if address >= int(e) else
-                (int(s) - address, f"{int(s) - address} bytes before the start of `{n}`")
+        gaps = [(int(s) - address, f"{int(s) - address} bytes before the start of `{n}`")
+                if address < int(s) else
+                (address + width - int(e), f"{address + width - int(e)} bytes past the end of "
+                 f"`{n}` ({int(e) - int(s)} bytes)")
                 for s, e, n in zip(starts, ends, names, strict=True)]
         where = min(gaps)[1]
     verb = {"load": "loads from", "store": "stores to", "atomic": "updates"}[kind]
