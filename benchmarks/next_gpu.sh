@@ -21,8 +21,8 @@ timeout ${CORPORA_S:-240} python3 -m pytest -m gpu -q tests/verify/test_gpu.py \
   -p no:cacheprovider > "$OUT/gpu-corpora.log" 2>&1
 echo "corpora rc=$?"; grep -E "FAILED|passed|failed" "$OUT/gpu-corpora.log" | tail -25
 export WARPSMITH_DB=$OUT/kb.sqlite
-K=$(ls .kb/KernelBench/level1 | grep -E '^(14|15|83|40|41|44|62|80|1|2|19|23|36)_' \
-    | sed 's/\.py$//' | paste -sd,)
+KB_TASKS=${KB_TASKS:-14|15|83|40|41|44|62|80|1|2|19|23|36}
+K=$(ls .kb/KernelBench/level1 | grep -E "^($KB_TASKS)_" | sed 's/\.py$//' | paste -sd,)
 timeout ${KB_S:-200} python3 -c 'import sys; from warpsmith.cli.main import main; sys.exit(main())' \
   bench .kb/KernelBench/level1 --generator library --device cuda --depth 0 --no-tune \
   --tasks "$K" --json > "$OUT/kb.json" 2> "$OUT/kb.err"
