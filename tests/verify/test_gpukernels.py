@@ -2,6 +2,7 @@
 shaped as the worker sends them; the GPU run of tests/kernels/gpu shows them on real kernels."""
 
 from warpsmith.verify.child import integrity
+from warpsmith.verify.child.gpukernels import by_name
 from warpsmith.verify.gpukernels import is_own, kernel_names, problems
 
 TRITON = '''
@@ -52,3 +53,16 @@ def test_integrity_notices_a_replaced_timer(monkeypatch):
     assert integrity.changed(before) == []
     monkeypatch.setattr(torch.cuda.Event, "elapsed_time", lambda self, end: 0.001)
     assert integrity.changed(before) == ["Event.elapsed_time"]
+
+
+def test_a_calls_kernels_are_summed_by_name_so_autotuning_keeps_the_report_small():
+    """An autotuned first call ran each config hundreds of times: one entry a launch made an
+    honest report of over 1 MiB (crashed on the H200). Sums by name keep what problems()
+    judges: the names, in the order they first ran, and each one's share of the time."""
+    runs = [("relu_kernel", 2.0), ("at::fill", 1.0)] * 50_000 + [("copy", 5.0)]
+    kernels = by_name(runs)
+    assert kernels == [["relu_kernel", 100_000.0], ["at::fill", 50_000.0], ["copy", 5.0]]
+    assert problems([kernels], {"relu_kernel"}, 1) == problems([[list(r) for r in runs]],
+                                                                {"relu_kernel"}, 1) == []
+    cuda_heavy = by_name([("relu_kernel", 1.0), ("at::fill", 3.0)] * 1000)
+    assert problems([cuda_heavy], {"relu_kernel"}, 1)[0][0] == "kernel-time-share"

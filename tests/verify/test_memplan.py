@@ -56,8 +56,32 @@ def test_a_plan_that_does_not_fit_is_cut_before_it_is_given_up(monkeypatch):
     assert least < full
     monkeypatch.setattr(memplan, "available", lambda device: (least + full) // 2)
     mem = memplan.plan(task, shape, PROFILES["quick"], "cuda")
-    assert mem.cuts == ("timing sets cut to 1",) and mem.profile.timing_sets == 1
-    assert mem.needed == least <= mem.budget
+    assert mem.cuts[-1] == "timing sets cut to 1" and mem.profile.timing_sets == 1
+    assert mem.needed == least <= mem.budget and mem.block_sets == 1
+
+
+def test_a_timing_block_holds_no_more_sets_than_the_plan_counted(monkeypatch):
+    """The timer takes the plan's block_sets as its bound (baselines._set_count), so what
+    both sides hold while timed is what the plan said: a bound from the free memory alone
+    held 20 GiB on the trusted side against a plan of 8 on the H200, and blamed a candidate
+    for 73 GiB the plan never gave it."""
+    task = load_task(Path(reference.__file__).parents[1] / "tasks" / "builtin" / "level1" /
+                     "softmax.py")
+    shape = task.shapes[0].name  # its small shape: many sets fit in a block
+    s = memplan.sizes(task, shape, "cuda")
+    per_set = s.inputs + s.outputs
+    monkeypatch.setattr(memplan, "available", lambda device: 100 << 30)
+    mem = memplan.plan(task, shape, PROFILES["quick"], "cuda")
+    assert mem.cuts == () and mem.block_sets > PROFILES["quick"].timing_sets
+    assert mem.block_sets * per_set <= memplan.BLOCK_SHARE * mem.budget
+    (_, trusted), (_, worker) = memplan.sides(s, mem.block_sets)
+    assert min(trusted, worker) >= mem.block_sets * per_set  # every set and output counted
+    assert mem.trusted >= trusted and mem.candidate >= worker
+    tight = memplan.needed(s, PROFILES["quick"].timing_sets)  # fits only the profile's sets
+    monkeypatch.setattr(memplan, "available", lambda device: tight)
+    mem = memplan.plan(task, shape, PROFILES["quick"], "cuda")
+    assert mem.block_sets == PROFILES["quick"].timing_sets
+    assert mem.cuts == (f"timing blocks cut to {mem.block_sets} calls",)
 
 
 def test_checked_calls_stream_so_the_plan_does_not_grow_with_their_number(tmp_path,

@@ -6,9 +6,9 @@ the chain on the fp32 accumulator, one store."""
 from __future__ import annotations
 
 from .layout import format_line, runtime_scalars
-from .matmul import K_LOOP, TILE_SETUP
+from .matmul import K_LOOP, TILE_SETUP, dot_lines
 from .pointwise import _arg, _host_arg
-from .render import dot_precision, fill
+from .render import fill
 
 HEAD = '''
 @triton.jit
@@ -36,8 +36,9 @@ def render(k):
         [f"{ld.name}_stride{j}" for ld in k.loads for j, d in enumerate(ld.dims)
          if d is not None] + [_arg(s) for s in scalars]
     extra = "".join(f"\n          {p}," for p in params)
-    walk = fill(HEAD + TILE_SETUP + "    k_end = K\n" + K_LOOP, name=k.name, extra=extra,
-                precision=dot_precision({"dtype": k.dtype, "precision": k.precision}))
+    dot = dot_lines({"dtype": k.dtype, "precision": k.precision}, switch=False)
+    walk = fill(HEAD + TILE_SETUP + "    k_begin, k_end = 0, K\n" + K_LOOP, name=k.name,
+                extra=extra, dot=dot)
     epilogue = [_load(ld, index) for ld in k.loads] + [format_line(ln) for ln in k.lines]
     if epilogue:
         epilogue.insert(0, "# the epilogue, on the fp32 accumulator, before the one store")

@@ -36,29 +36,51 @@ TILE_SETUP = '''    pid = tl.program_id(0)
     b_ptrs = b_ptr + batch * stride_bb + rk[:, None] * stride_bk + rn[None, :] * stride_bn
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
 '''
-K_LOOP = '''    for k in range(0, k_end, BLOCK_K):
-        a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] + k < K), other=0.0)
-        b = tl.load(b_ptrs, mask=(rk[:, None] + k < K) & (rn[None, :] < N), other=0.0)
-        acc = tl.dot(a, b, acc$precision)
+# K from k_begin to k_end (a split-K program's share; 0 and K otherwise)
+K_LOOP = '''    a_ptrs += k_begin * stride_ak
+    b_ptrs += k_begin * stride_bk
+    for k in range(k_begin, k_end, BLOCK_K):
+        a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] + k < k_end), other=0.0)
+        b = tl.load(b_ptrs, mask=(rk[:, None] + k < k_end) & (rn[None, :] < N), other=0.0)
+$dot
         a_ptrs += BLOCK_K * stride_ak
         b_ptrs += BLOCK_K * stride_bk
 '''
+
+
+def dot_lines(params: dict, switch: bool = True) -> str:
+    """The K loop's product. A strict-fp32 product has two (`switch`: the kernel has a
+    TF32X3 argument), chosen by the TF32X3 knob: IEEE
+    on the CUDA cores, or tf32x3 (each operand split into a TF32 head and tail, three
+    tensor-core products: about fp32's accuracy, which the comparison judges as any
+    kernel's; the strict-fp32 scan accepts both)."""
+    precision = dot_precision(params)
+    if precision != ', input_precision="ieee"' or not switch:
+        return f"        acc = tl.dot(a, b, acc{precision})"
+    return ('        if TF32X3:\n'
+            '            acc = tl.dot(a, b, acc, input_precision="tf32x3")\n'
+            '        else:\n'
+            '            acc = tl.dot(a, b, acc, input_precision="ieee")')
 
 KERNEL = '''
 @triton.jit
 def matmul_kernel(a_ptr, b_ptr, bias_ptr, c_ptr, M, N, K,
                   stride_ab, stride_am, stride_ak, stride_bb, stride_bk, stride_bn,
-                  stride_cb, stride_cm, stride_cn, DIAG, HAS_BIAS: tl.constexpr,
-                  TRI: tl.constexpr,
+                  stride_cb, stride_cm, stride_cn, stride_cs, K_CHUNK, DIAG,
+                  HAS_BIAS: tl.constexpr, TRI: tl.constexpr, TF32X3: tl.constexpr,
                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
                   GROUP_M: tl.constexpr):
-''' + TILE_SETUP + '''    k_end = K
+''' + TILE_SETUP + '''    split = tl.program_id(2)  # split-K: this chunk of K, its own partial sum
+    k_begin = split * K_CHUNK
+    k_end = tl.minimum(K, k_begin + K_CHUNK)
+    c_ptr += split.to(tl.int64) * stride_cs
     if TRI == 1:  # triu: keep j - i >= DIAG; a tile wholly below it is zeros
-        k_end = tl.where(pid_n * BLOCK_N + BLOCK_N - 1 - pid_m * BLOCK_M >= DIAG, K, 0)
+        k_end = tl.where(pid_n * BLOCK_N + BLOCK_N - 1 - pid_m * BLOCK_M >= DIAG, k_end, 0)
     if TRI == -1:  # tril: keep j - i <= DIAG
-        k_end = tl.where(pid_n * BLOCK_N - (pid_m * BLOCK_M + BLOCK_M - 1) <= DIAG, K, 0)
-''' + K_LOOP + '''    if HAS_BIAS:
-        acc += tl.load(bias_ptr + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+        k_end = tl.where(pid_n * BLOCK_N - (pid_m * BLOCK_M + BLOCK_M - 1) <= DIAG, k_end, 0)
+''' + K_LOOP + '''    if HAS_BIAS:  # once, in the first chunk's partial sum
+        bias = tl.load(bias_ptr + rn, mask=(rn < N) & (split == 0), other=0.0)
+        acc += bias.to(tl.float32)[None, :]
     if TRI == 1:
         acc = tl.where(rn[None, :] - rm[:, None] >= DIAG, acc, 0.0)
     if TRI == -1:
@@ -67,9 +89,30 @@ def matmul_kernel(a_ptr, b_ptr, bias_ptr, c_ptr, M, N, K,
     tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
+@triton.jit
+def sum_splits_kernel(part_ptr, out_ptr, SPLITS, NUMEL, BLOCK: tl.constexpr):
+    # the split-K partial sums, added in a fixed order (the same result every run)
+    offs = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < NUMEL
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for s in range(0, SPLITS):
+        acc += tl.load(part_ptr + s * NUMEL + offs, mask=mask, other=0.0)
+    tl.store(out_ptr + offs, acc.to(out_ptr.dtype.element_ty), mask=mask)
+
+
 def tile(size, cap):
     # tl.dot needs every tile dim >= 16; small problems get the smallest tile that covers them.
     return max(16, min(cap, triton.next_power_of_2(size)))
+
+
+def k_chunk(tiles, K, bk):
+    # Too few output tiles to fill the GPU and a long K: K is cut into chunks, each summed
+    # by its own program (fewer sequential steps, so also less rounding), the partial sums
+    # added by a second kernel. Chunks of whole K tiles, at least MIN_K_STEPS of them.
+    splits = min(SPLIT_TARGET // max(tiles, 1), K // (bk * MIN_K_STEPS))
+    if tiles * 2 > SPLIT_TARGET or splits < 2:
+        return K
+    return triton.cdiv(triton.cdiv(K, splits), bk) * bk
 
 
 class ModelNew(nn.Module):
@@ -83,13 +126,22 @@ $init
         out = torch.empty($out_shape, dtype=a.dtype, device=a.device)
         bias = $bias
         bm, bn, bk = tile(M, BLOCK_M), tile(N, BLOCK_N), tile(K, BLOCK_K)
-        grid = (triton.cdiv(M, bm) * triton.cdiv(N, bn), batch)
-        matmul_kernel[grid](a, b, bias, out, M, N, K,
-                            $a_batch_stride, a.stride(-2), a.stride(-1),
-                            $b_batch_stride, b.stride(-2), b.stride(-1),
-                            $c_batch_stride, out.stride(-2), out.stride(-1), $diag,
-                            HAS_BIAS=$has_bias, TRI=$tri, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk,
-                            GROUP_M=GROUP_M, num_warps=NUM_WARPS, num_stages=NUM_STAGES)
+        tiles = triton.cdiv(M, bm) * triton.cdiv(N, bn)
+        chunk = k_chunk(tiles * batch, K, bk)
+        splits = triton.cdiv(K, chunk) if K else 1
+        c = out if splits == 1 else \
+            torch.empty((splits, batch, M, N), dtype=torch.float32, device=a.device)
+        matmul_kernel[(tiles, batch, splits)](
+            a, b, bias, c, M, N, K,
+            $a_batch_stride, a.stride(-2), a.stride(-1),
+            $b_batch_stride, b.stride(-2), b.stride(-1),
+            $c_batch_stride if splits == 1 else M * N, c.stride(-2), c.stride(-1),
+            batch * M * N, chunk if K else 1, $diag,
+            HAS_BIAS=$has_bias, TRI=$tri, TF32X3=TF32X3, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk,
+            GROUP_M=GROUP_M, num_warps=NUM_WARPS, num_stages=NUM_STAGES)
+        if splits > 1:
+            numel = batch * M * N
+            sum_splits_kernel[(triton.cdiv(numel, 1024),)](c, out, splits, numel, BLOCK=1024)
         return out$unflatten
 '''
 
@@ -97,14 +149,14 @@ $init
 @register("matmul")
 class Matmul:
     defaults = {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32, "GROUP_M": 8, "NUM_WARPS": 8,
-                "NUM_STAGES": 3}
+                "NUM_STAGES": 3, "TF32X3": 0, "SPLIT_TARGET": 264, "MIN_K_STEPS": 16}
 
     def render(self, params: dict, tune: dict[str, int]) -> str:
         args, bias, batched = params["args"], params["bias"], params["batched"]
         parameters = [o["param"] for o in (params["a"], params["b"]) if o["param"]]
         parameters += [bias] if bias else []
         return header("matmul", tune) + fill(
-            KERNEL, precision=dot_precision(params), init=constructor(parameters, {}),
+            KERNEL, dot=dot_lines(params), init=constructor(parameters, {}),
             signature=signature(args), a=_operand(params["a"], args),
             b=_operand(params["b"], args), batch="a.shape[0]" if batched else "1",
             out_shape="(batch, M, N)" if batched else "(M, N)",

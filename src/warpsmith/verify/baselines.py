@@ -31,7 +31,7 @@ import torch
 
 from ..tasks.loader import tf32_policy
 from ..types import Shape, Task
-from . import ipc, wire
+from . import ipc, memplan, wire
 from .collect import blame_if_held, others_bytes
 from .inputs import case_inputs
 from .protocol import END, Malformed, go_line, untrusted_json
@@ -41,7 +41,6 @@ from .stopwatch import clock_and_temperature, synchronize, warm_up
 CANDIDATE = "candidate"
 BLOCK_SECONDS = 0.02  # a block's target length: the clock's fixed costs (a pipe's round
 # trip, a synchronize: tens of microseconds) stay under 1 % of it
-MAX_SETS = 512
 # On the CPU (tests of the protocol only: nothing there is a measurement) a block is short
 CPU_MAX_SETS, CPU_SET_BYTES = 8, 256 << 20
 PROBED_CALLS = 8  # per block, the calls whose outputs are read back and checked
@@ -51,8 +50,10 @@ class Baselines:
     """sandbox.run_worker's on_timing: answers each timing frame, timing the baselines'
     turns and the candidate's blocks."""
 
-    def __init__(self, task: Task, prepared: Prepared, prof, device: str = "cuda"):
+    def __init__(self, task: Task, prepared: Prepared, prof, device: str = "cuda",
+                 max_sets: int = memplan.MAX_BLOCK_SETS):
         self.task, self.prepared, self.prof, self.device = task, prepared, prof, device
+        self.max_sets = max_sets  # the memory plan's (memplan.block_sets)
         names = [CANDIDATE, "eager"] + [_compile_name(m) for m in prof.compile_modes]
         self.rng = rng = random.SystemRandom()
         self.turns = [(b, name) for b in range(prof.blocks)
@@ -128,8 +129,8 @@ class Baselines:
 
     def _set_count(self, eager, pool) -> int:
         """Sets per block: enough calls for the block to last BLOCK_SECONDS at eager's pace,
-        as many as memory holds on both sides (the worker keeps every set and every output
-        of a block), at most MAX_SETS, at least one."""
+        as many as the memory plan gave a block (the worker keeps every set and every output
+        of a block, and so does this side for a baseline's), at least one."""
         start, calls = time.perf_counter(), 0
         while calls < 3 or time.perf_counter() - start < 0.01:
             eager(*pool[calls % len(pool)][1])
@@ -137,11 +138,10 @@ class Baselines:
             calls += 1
         per_call = (time.perf_counter() - start) / calls
         wanted = math.ceil(BLOCK_SECONDS / max(per_call, 1e-7))
-        bytes_per_set = 2 * (_bytes(self.sample) + _bytes(eager(*self.sample))) + 1
         if self.device == "cuda":
-            free, _ = torch.cuda.mem_get_info()
-            room = min(int(0.3 * free) // bytes_per_set, MAX_SETS)
+            room = self.max_sets
         else:
+            bytes_per_set = 2 * (_bytes(self.sample) + _bytes(eager(*self.sample))) + 1
             room = min(CPU_SET_BYTES // bytes_per_set, CPU_MAX_SETS)
         return max(1, min(wanted, room))
 
@@ -173,7 +173,8 @@ class Baselines:
         """A candidate whose process held memory the baselines needed gets `crashed`, not a
         too_large nobody is blamed for (E48)."""
         if self.others is not None:
-            blame_if_held(self.task, self.prepared, self.others, self.prof.timing_sets)
+            blame_if_held(self.task, self.prepared, self.others,
+                          getattr(self, "n", self.max_sets))  # the sets a block holds
 
     def _warm(self, name: str, make, pool) -> None:
         """Build and warm one baseline up (torch.compile compiles here), or leave it out."""

@@ -168,7 +168,8 @@ def blame_if_held(task: Task, prepared: Prepared, others: int, timing_sets: int)
     """After an out-of-memory of the trusted side: Malformed (the verdict is `crashed`) when
     what other processes hold of the GPU grew, since `others` was read before the worker
     started, beyond the worker's whole share of the plan (+25 % and 1 GiB, as for its own
-    OOM) while checked (timing_sets 0) or timed: its process held memory the trusted side
+    OOM) while checked (timing_sets 0) or timed (timing_sets: the sets a timing block holds,
+    as memplan.sides counts them): its process held memory the trusted side
     needed, so that a failing kernel would get a verdict nobody is blamed for (E48)."""
     try:
         worker = memplan.sides(memplan.sizes(task, prepared.timed_shape, "cuda"),

@@ -11,10 +11,16 @@ either side whatever the number of calls:
                   both precisions, room for the reference's temporaries) and its comparison
                   (both references, the candidate's outputs copied over, chunked float64 work)
   candidate side  its model, the call's inputs and their copy (to see a write into an input),
-                  its outputs and the copies it hands over; while timed, every timing set's
-                  inputs, two rotating buffers and the L2 flush
+                  its outputs and the copies it hands over; while timed, a block's sets of
+                  inputs and every output of the block, and the L2 flush
   while timed     the trusted side times the baselines (baselines.py) with its own copy of
-                  the timing sets, buffers and flush, the reference models and their outputs
+                  a block's sets and their outputs, the flush and the reference models
+
+A timing block holds `block_sets` sets on each side (baselines.py: as many calls as make the
+block long enough to time, within BLOCK_SHARE of the budget per side). The plan decides that
+count and the timer keeps to it: a timer that chose it from the free memory alone held 20 GiB
+against a plan of 8 and had a candidate blamed for memory the plan never gave it (KernelBench
+level 1 task 45 on the H200).
 
 On a GPU both sides share the device's free memory; on the CPU, available RAM. When the
 profile's plan does not fit, timing sets are cut to one. When not even that fits, the task is
@@ -48,6 +54,8 @@ BUDGET_FRACTION = 0.85  # of the free memory: the allocators' slack and the CUDA
 L2_FLUSH_BYTES = 256 << 20
 TEMPORARIES = 1  # the reference's intermediates, in units of its outputs (a guess)
 COMPARE_CHUNKS = 8  # correctness.compare: ~8 float64 chunks of CHUNK elements at a time
+BLOCK_SHARE = 0.15  # of the budget: each side's most for a timing block's sets and outputs
+MAX_BLOCK_SETS = 512
 
 
 class TooLarge(Exception):
@@ -112,15 +120,15 @@ def _bytes(tensors) -> int:
 
 def needed(s: Sizes, timing: int) -> int:
     """Bytes of both sides at their joint peak: while a call is checked, or while timed
-    (the worker times the candidate, the trusted side its baselines, each with its own
-    timing sets)."""
+    (`timing`: the sets a timing block holds on each side)."""
     (trusted, trusted_timed), (worker, worker_timed) = sides(s, timing)
     return int(max(trusted + worker, trusted_timed + worker_timed))
 
 
 def sides(s: Sizes, timing: int) -> tuple[tuple[int, int], tuple[int, int]]:
     """((the trusted side's peak while checking, while timing), (the worker's, the same))
-    in bytes; both timed peaks are 0 where nothing is timed (timing sets: 0)."""
+    in bytes; both timed peaks are 0 where nothing is timed (`timing`, the sets of a timing
+    block: 0)."""
     models = s.params * (1 + s.high)
     # a forward's peak: the measured workspace (outputs included); the reference's at least
     # its outputs and as many temporaries, for what its library calls make out of sight
@@ -130,13 +138,20 @@ def sides(s: Sizes, timing: int) -> tuple[tuple[int, int], tuple[int, int]]:
     comparison = s.outputs * (2 + s.high) + \
         COMPARE_CHUNKS * 8 * min(s.outputs // s.itemsize, CHUNK)
     worker = s.params + 2 * s.inputs + s.outputs + own  # an input's copy, the outputs handed
-    sets = (timing + 2) * s.inputs + L2_FLUSH_BYTES  # the sets and two rotating buffers
-    worker_timed = sets + s.outputs + own + s.params
-    trusted_timed = models + sets + s.outputs + work  # eager's outputs kept, compile's run
+    block = timing * (s.inputs + s.outputs) + L2_FLUSH_BYTES  # every call's set and output
+    worker_timed = block + own + s.params
+    trusted_timed = models + block + s.inputs + work  # + the fresh set copied into a slot
     if not timing:
         worker_timed = trusted_timed = 0
     return (int(models + max(forward, comparison)), int(trusted_timed)), \
         (int(worker), int(worker_timed))
+
+
+def block_sets(s: Sizes, budget: int, timing_sets: int) -> int:
+    """The most sets a timing block may hold: BLOCK_SHARE of the budget per side, at least
+    the profile's timing sets."""
+    per_set = max(1, s.inputs + s.outputs)
+    return max(timing_sets, min(MAX_BLOCK_SETS, int(BLOCK_SHARE * budget) // per_set))
 
 
 def available(device: str) -> int:
@@ -159,6 +174,7 @@ class Plan:
     budget: int  # bytes available to them
     trusted: int = 0  # bytes: the trusted side's peak
     candidate: int = 0  # bytes: the worker's peak, checked or timed
+    block_sets: int = MAX_BLOCK_SETS  # the most sets a timing block may hold (no plan: the cap)
 
 
 def plan(task: Task, shape: str, prof: VerifyProfile, device: str) -> Plan:
@@ -171,15 +187,18 @@ def plan(task: Task, shape: str, prof: VerifyProfile, device: str) -> Plan:
     budget = available(device)
     timed = device == "cuda"
     cuts = []
-    for step, cut in _ladder(prof):
+    for step, sets, cut in _ladder(prof, block_sets(s, budget, prof.timing_sets)):
         cuts += [cut] if cut else []
-        if (bytes_ := needed(s, step.timing_sets if timed else 0)) <= budget:
-            trusted, worker = sides(s, step.timing_sets if timed else 0)
-            return Plan(step, tuple(cuts), bytes_, budget, max(trusted), max(worker))
+        if (bytes_ := needed(s, sets if timed else 0)) <= budget:
+            trusted, worker = sides(s, sets if timed else 0)
+            return Plan(step, tuple(cuts), bytes_, budget, max(trusted), max(worker), sets)
     raise TooLarge(bytes_, budget, device)
 
 
-def _ladder(prof: VerifyProfile):
-    yield prof, ""
-    if prof.timing_sets > 1:  # the only count the plan grows with: checked calls stream
-        yield replace(prof, timing_sets=1), "timing sets cut to 1"
+def _ladder(prof: VerifyProfile, most: int):
+    """(profile, sets a timing block holds, what was cut), from the most to the least."""
+    yield prof, most, ""
+    if most > prof.timing_sets:
+        yield prof, prof.timing_sets, f"timing blocks cut to {prof.timing_sets} calls"
+    if prof.timing_sets > 1:  # the only counts the plan grows with: checked calls stream
+        yield replace(prof, timing_sets=1), 1, "timing sets cut to 1"

@@ -168,7 +168,8 @@ def _run(task, candidate: Source, device, prof, base, accept_suspect) -> Verdict
     stages = {"reference": time.perf_counter() - start}
     base = replace(base, shapes_checked=tuple(prepared.shapes), shapes_skipped=tuple(skipped),
                    warnings=base.warnings + tuple(notes))
-    verdict = _run_candidate(task, candidate, device, prof, prepared, base, stages)
+    verdict = _run_candidate(task, candidate, device, prof, prepared, base, stages,
+                             mem.block_sets)
     return apply_gates(verdict, task, accept_suspect)
 
 
@@ -221,7 +222,7 @@ def choose_shapes(task: Task, device: str,
 
 
 def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, base,
-                   stages) -> Verdict:
+                   stages, block_sets: int) -> Verdict:
     shm = Path("/dev/shm")  # keep the job off the disk; the worker deletes it once read
     job_dir = Path(tempfile.mkdtemp(prefix="warpsmith-job-", dir=shm if shm.is_dir() else None))
     scratch = Path(tempfile.mkdtemp(prefix="warpsmith-cwd-"))  # the candidate's empty cwd
@@ -232,7 +233,7 @@ def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, ba
         ahead = when == "ahead" and spare is not None  # a process that verifies again
         if ahead:
             prestart.SPARES.refill(device, env)
-        baselines = baseline_timer.Baselines(task, prepared, prof, device) \
+        baselines = baseline_timer.Baselines(task, prepared, prof, device, block_sets) \
             if timed_here(device) else None  # timed here, between the candidate's blocks
         outcome = run_worker(job_dir, scratch, prof.timeout_s, env,
                              max_bytes=collect.message_limit(task, prepared, device, prof),
