@@ -37,7 +37,6 @@ def main() -> None:
 
 
 def measure(path: Path) -> dict:
-    import triton.testing
 
     task = load_task(path)
     inst = build(task, task.shapes[-1].name, device="cuda")
