@@ -23,7 +23,7 @@ timeout 120 python3 -c 'import sys; from warpsmith.cli.main import main; sys.exi
   verify $L1/45_Average_Pooling_2D.py /tmp/45.py --device cuda --json > "$OUT/v45.json" 2> "$OUT/v45.err"
 kill $POLL
 python3 -c 'import json,sys; v=json.load(open(sys.argv[1])); print(v["status"], v.get("reasons"), v.get("memory"), v.get("speedup_vs_eager"))' "$OUT/v45.json" | cut -c1-600
-export WARPSMITH_DB=$OUT/kb.sqlite
+export WARPSMITH_DB=/tmp/kb.sqlite
 K=$(ls $L1 | grep -E "^(4|6|1|17|18|45)_" | sed 's/\.py$//' | paste -sd,)
 timeout ${KB_S:-120} python3 -c 'import sys; from warpsmith.cli.main import main; sys.exit(main())' \
   bench $L1 --generator library --device cuda --depth 0 --no-tune --tasks "$K" --json > "$OUT/kb.json" 2> "$OUT/kb.err"
