@@ -50,9 +50,13 @@ $dot
 
 # tf32x3's tensor-core products ran 2-3x faster on the H200 with B's K contiguous (B.T
 # given: 1.5x cuBLAS SGEMM) than with B's N contiguous (0.7x): such a B is copied K-major
-# first, a copy of 1-20 % of the product's time.
+# first where the copy is small beside the product (its bytes over the product's flops go
+# as 4/M: at M = 512 it paid, 0.91x against 0.80x; at M = 256, K = 2**19 it took 3/4 of the
+# GPU time), and IEEE is kept where rows of K are not 16-byte aligned
+# (K = 2949: 0.42x eager with tf32x3, 0.66x with IEEE). docs/benchmarks/kernelbench.md.
 K_MAJOR = '''
-        if TF32X3 and b.stride(-2) != 1 and b.shape[-2] > 1:
+        tf32x3 = bool(TF32X3) and K % 4 == 0 and (b.stride(-2) == 1 or M >= 512)
+        if tf32x3 and b.stride(-2) != 1 and b.shape[-2] > 1:
             b = b.transpose(-2, -1).contiguous().transpose(-2, -1)'''
 
 
@@ -149,7 +153,7 @@ $init
             $b_batch_stride, b.stride(-2), b.stride(-1),
             $c_batch_stride if splits == 1 else M * N, c.stride(-2), c.stride(-1),
             batch * M * N, chunk if K else 1, $diag,
-            HAS_BIAS=$has_bias, TRI=$tri, TF32X3=TF32X3, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk,
+            HAS_BIAS=$has_bias, TRI=$tri, TF32X3=tf32x3, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk,
             GROUP_M=GROUP_M, num_warps=NUM_WARPS, num_stages=NUM_STAGES)
         if splits > 1:
             numel = batch * M * N
@@ -168,7 +172,8 @@ class Matmul:
         parameters = [o["param"] for o in (params["a"], params["b"]) if o["param"]]
         parameters += [bias] if bias else []
         return header("matmul", tune) + fill(
-            KERNEL, dot=dot_lines(params), k_major=K_MAJOR if _switched(params) else "",
+            KERNEL, dot=dot_lines(params),
+            k_major=K_MAJOR if _switched(params) else "\n        tf32x3 = False",
             init=constructor(parameters, {}),
             signature=signature(args), a=_operand(params["a"], args),
             b=_operand(params["b"], args), batch="a.shape[0]" if batched else "1",

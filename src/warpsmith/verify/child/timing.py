@@ -59,6 +59,7 @@ def time_candidate(job: dict, models: dict, task, channel, guards) -> dict:
             # this process does after it can change what the trusted side reads
             head, payload = timer.outputs()
             send({"frame": TIMING, "kind": "block", **timer.diagnostics(go), **head}, payload)
+            timer.checked_after()
             timer.let_go()
     if line != END.decode().strip():
         raise RuntimeError("the trusted side ended the timing without its end line")
@@ -126,13 +127,20 @@ class _Block:
 
     def diagnostics(self, go: dict) -> dict:
         """What this process saw of the block: its own time of it, the launches per call,
-        the watched call's record, outputs in an input's memory."""
-        self.raised += self.gpu and _guard_persisting_l2()
-        self.tampered.update(integrity.knobs_changed(self.state))
+        the watched call's record, outputs in an input's memory. Cheap: it runs inside the
+        trusted side's clock, before the frame that stops it."""
         aliased = sum(_aliases(out, self.sets[i])
                       for out, i in zip(self.outs, go["order"], strict=True))
         return {"inprocess_us": self.inprocess_us, "own_launches": self.launches,
                 "guarded": self.guarded, "aliased": aliased}
+
+    def checked_after(self) -> None:
+        """The persisting-L2 guard and torch's state, read once the block's frame is gone: a
+        driver call and hundreds of µs of reads that were in the candidate's time on the
+        trusted clock. No code of the candidate runs between its block and here (its
+        threads are watched), and both go to the report, not the frame."""
+        self.raised += self.gpu and _guard_persisting_l2()
+        self.tampered.update(integrity.knobs_changed(self.state))
 
     def outputs(self) -> tuple[dict, bytes]:
         """The block's outputs, per call: IPC handles on a GPU; descriptors and raw bytes on
