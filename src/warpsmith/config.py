@@ -22,6 +22,10 @@ class VerifyProfile:
     # on the CPU, a task none of whose shapes fits is checked with its module-level sizes
     # halved until one call moves at most cpu_max_bytes and computes at most this
     cpu_max_flops: int = 500_000_000
+    # without a GPU, a CUDA C++ source that includes torch's headers (load_inline) is
+    # compile-checked by nvcc: about 45 s of torch's headers on a 2-core machine, so only
+    # where the wait is asked for; `needs_gpu` comes in seconds otherwise
+    nvcc_with_torch: bool = False
 
 
 PROFILES = {
@@ -32,7 +36,8 @@ PROFILES = {
     "thorough": VerifyProfile("thorough", seeds=4, variants=("scaled", "shifted", "heavy"),
                               timeout_s=900, cpu_max_bytes=64 << 20, warmup_s=0.3, blocks=10,
                               calls_per_block=10, timing_sets=5,
-                              compile_modes=("default", "max-autotune-no-cudagraphs")),
+                              compile_modes=("default", "max-autotune-no-cudagraphs"),
+                              nvcc_with_torch=True),
 }
 
 

@@ -36,10 +36,24 @@ def test_a_load_inline_candidate_compiles_with_nvcc():
 @needs_nvcc
 def test_a_check_past_its_limit_is_needs_gpu_with_the_reason(monkeypatch):
     monkeypatch.setattr(cuda, "COMPILE_TIMEOUT_S", 0.05)
-    verdict = verify(str(TASK), EXAMPLE, device="cpu")
+    verdict = verify(str(TASK), EXAMPLE, device="cpu", profile="thorough")
     assert verdict.status == "needs_gpu", verdict.reasons
     assert "did not finish within 0.05 s" in verdict.reasons[0]
     assert "can only run on a GPU" in verdict.reasons[-1]
+
+
+def test_the_quick_profile_says_needs_gpu_in_seconds_and_why_nothing_was_compiled():
+    """torch's headers cost nvcc 40-47 s here before a CPU-only machine could say
+    needs_gpu (issue 32): the quick profile leaves them to --profile thorough."""
+    import time
+
+    start = time.perf_counter()
+    verdict = verify(str(TASK), EXAMPLE, device="cpu", use_cache=False)
+    assert verdict.status == "needs_gpu", verdict.reasons
+    assert time.perf_counter() - start < 20
+    assert "can only run on a GPU" in verdict.reasons[-1]
+    expected = "--profile thorough" if shutil.which("nvcc") else "no nvcc here"
+    assert expected in verdict.reasons[0]
 
 
 def test_a_source_in_an_f_string_of_module_constants_is_read():

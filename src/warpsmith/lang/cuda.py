@@ -60,7 +60,9 @@ def extract_sources(source: str) -> list[CudaSource]:
     return found
 
 
-def compile_check(sources: list[CudaSource]) -> CompileResult:
+def compile_check(sources: list[CudaSource], with_torch: bool = True) -> CompileResult:
+    """nvcc, compile only. `with_torch` False: a source that includes torch's headers is
+    not compiled (they take most of a minute), and the result says so."""
     nvcc = shutil.which("nvcc")
     if nvcc is None:
         return CompileResult(ok=True, log="", checked=False,
@@ -69,6 +71,10 @@ def compile_check(sources: list[CudaSource]) -> CompileResult:
         return CompileResult(ok=True, log="", checked=False, note=(
             "no CUDA source could be read from the file without running it (one built at "
             "run time), so nvcc checked nothing"))
+    if not with_torch and any(src.uses_torch for src in sources):
+        return CompileResult(ok=True, log="", checked=False, note=(
+            "the quick profile does not compile-check a source that includes torch's headers "
+            "(nvcc spends most of a minute on them); --profile thorough does"))
     for src in sources:
         result = _nvcc(nvcc, src)
         if not result.ok or result.note:

@@ -90,7 +90,7 @@ def verify(task: Task | str, candidate: Path | str, device: str | None = None,
     base, src = replace(base, cache_key=key), Source(candidate, data, source)
     scan = _scan(task, source, device)
     # the static stages need no GPU: a rejection never waits for another verification's
-    verdict = _static_verdict(scan, base, device, source)
+    verdict = _static_verdict(scan, base, device, source, prof)
     if verdict is None:
         with gpulock.exclusive(device):
             verdict = _guarded_run(task, src, device, prof, replace(base, warnings=tuple(
@@ -174,7 +174,7 @@ def _run(task, candidate: Source, device, prof, base, accept_suspect) -> Verdict
 
 
 def _static_verdict(scan: static.Scan, base: Verdict, device: str,
-                    source: str) -> Verdict | None:
+                    source: str, prof: VerifyProfile) -> Verdict | None:
     if scan.syntax_error:
         return replace(base, status="compile_error",
                        reasons=(f"syntax error, {scan.syntax_error}",))
@@ -186,13 +186,13 @@ def _static_verdict(scan: static.Scan, base: Verdict, device: str,
                        rules=tuple(dict.fromkeys(f.rule for f in scan.rejected)),
                        warnings=tuple(str(f) for f in scan.warnings))
     if scan.language == "cuda" and device != "cuda":
-        return _cuda_without_gpu(source, base)
+        return _cuda_without_gpu(source, base, prof.nvcc_with_torch)
     return None
 
 
-def _cuda_without_gpu(source: str, base: Verdict) -> Verdict:
+def _cuda_without_gpu(source: str, base: Verdict, with_torch: bool) -> Verdict:
     """Compile-only where nvcc exists: a broken kernel is reported without a GPU."""
-    result = cuda.compile_check(cuda.extract_sources(source))
+    result = cuda.compile_check(cuda.extract_sources(source), with_torch)
     if not result.ok:
         return replace(base, status="compile_error", reasons=(
             "nvcc rejected the CUDA source (compile-only check, no GPU here)",),
