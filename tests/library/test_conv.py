@@ -147,7 +147,6 @@ def _task(tmp_path, body: str, dtype: str):
 @pytest.mark.parametrize("body, dtype, words", [
     ("return self.conv(torch.relu(x))", "float32", "node 1 (aten.convolution.default): the "
      "convolution's input is computed before it"),
-    ("return torch.relu(self.conv(x))", "bfloat16", "a bfloat16 convolution"),
 ])
 def test_decline_names_the_convolution_and_why(tmp_path, body, dtype, words):
     result = generate(_task(tmp_path, body, dtype))

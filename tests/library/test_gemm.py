@@ -115,7 +115,6 @@ def _task(tmp_path, body: str, dtype: str):
 @pytest.mark.parametrize("body, dtype, words", [
     ("return self.fc(torch.relu(x))", "float32", "node 2 (aten.addmm.default): a product's "
      "operand is computed before it"),
-    ("return torch.relu(self.fc(x))", "bfloat16", "a bfloat16 product"),
 ])
 def test_decline_names_the_product_and_why(tmp_path, body, dtype, words):
     result = generate(_task(tmp_path, body, dtype))

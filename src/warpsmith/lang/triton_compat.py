@@ -111,6 +111,33 @@ def watch_interpreter_memory(launched, accessed) -> bool:
     return True
 
 
+def fix_interpreter_bf16_dot() -> bool:
+    """The interpreter keeps bf16 values as their uint16 bits, and its tl.dot multiplied
+    those bits as integers (Triton 3.6: a 16x32 @ 32x16 product off by 5e10), so a correct
+    bf16 GEMM was judged `incorrect` on the CPU. bf16 operands are widened to fp32 first:
+    exact (bf16 is fp32's top half), and what a GPU's bf16 MMA does (exact products, fp32
+    sums). False where this Triton has no interpreter."""
+    try:
+        import numpy as np
+        import triton.language as tl
+        from triton.runtime.interpreter import InterpreterBuilder, TensorHandle
+    except ImportError:
+        return False
+    dot = InterpreterBuilder.create_dot
+
+    def widened(handle):
+        if handle.dtype.scalar != tl.bfloat16:
+            return handle
+        bits = np.asarray(handle.data).astype(np.uint32) << np.uint32(16)
+        return TensorHandle(bits.view(np.float32), tl.float32)
+
+    def create_dot(self, a, b, *rest, **kw):
+        return dot(self, widened(a), widened(b), *rest, **kw)
+
+    InterpreterBuilder.create_dot = create_dot
+    return True
+
+
 def _width(handle) -> int:
     """The bytes of one element a pointer handle points at (a pointer's own: 8)."""
     return max(1, (getattr(handle.get_element_ty(), "primitive_bitwidth", None) or 64) // 8)

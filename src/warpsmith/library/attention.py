@@ -104,10 +104,6 @@ def match_attention(trace: Trace) -> dict | NoMatch | None:
     dead = [n for i, n in enumerate(trace.nodes) if i not in seen]
     if found is None or any(n.op != "_to_copy.default" for n in dead):
         return None
-    if trace.dtype == "bfloat16":
-        return NoMatch("bf16 attention: the Triton CPU interpreter computes bf16 tl.dot "
-                       "wrongly, so the library's kernel could not be verified without a GPU",
-                       "attention")
     return found | {"precision": _dot_precision(trace)}
 
 
