@@ -28,7 +28,9 @@ TWINS = {
 # the suite's own files (src/warpsmith/tasks/builtin/models) -> (label, kernels)
 SUITE = {"models/bce_with_logits": ("row_reduce", 1),
          "models/kl_div_batchmean": ("row_reduce", 3),
-         "models/vit_class_token": ("pointwise", 1)}
+         "models/vit_class_token": ("pointwise", 1),
+         # a bf16 GEMM (the interpreter's bf16 tl.dot widened) and its view back to (B, S, V)
+         "models/lm_head_softcap": ("gemm+pointwise", 2)}
 
 
 def verify_jobs() -> dict:
@@ -72,6 +74,13 @@ def test_arange_bounds_follow_the_input_shape():
     source = generate(OWN / "window_mask_softcap.py").source
     assert "torch.arange(0, scores.shape[2], 1, device=scores.device" in source
     assert "torch.arange(0, scores.shape[3], 1, device=scores.device" in source
+
+
+def test_a_view_after_a_gemm_follows_the_inputs_sizes():
+    """(B*S, V) back to (B, S, V): the hidden states' B and S, never the traced S as a
+    literal (it failed the verifier's twin, whose sizes differ)."""
+    source = generate("models/lm_head_softcap").source
+    assert "mm0.view(hidden_states.shape[0], hidden_states.shape[1], mm0.shape[1])" in source
 
 
 def test_infinite_constants_are_kernel_code():

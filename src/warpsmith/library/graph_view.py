@@ -17,9 +17,10 @@ from .graph import Val
 from .ops import Unsupported
 
 
-def regroup(src: tuple[int, ...], out: tuple[int, ...]) -> tuple[str, ...]:
+def regroup(src: tuple[int, ...], out: tuple[int, ...], inputs=()) -> tuple[str, ...]:
     """For each dim of `out`, its size over the source's ("{h}.shape[j]"), where each out
-    dim is one source dim, a product of adjacent ones (merged) or a factor of one (split)."""
+    dim is one source dim, a product of adjacent ones (merged) or a factor of one (split).
+    `inputs`: (forward name, shape) of the forward's inputs, which a split may follow."""
     sizes: list[str] = []
     i, j = 0, 0
     while j < len(out):
@@ -40,7 +41,7 @@ def regroup(src: tuple[int, ...], out: tuple[int, ...]) -> tuple[str, ...]:
             sizes.append(" * ".join(f"{{h}}.shape[{d}]" for d in range(i, k + 1)))
             i, j = k + 1, j + 1
         elif i < len(src):
-            j, i = _split(src, out, i, j, sizes), i + 1
+            j, i = _split(src, out, i, j, sizes, inputs), i + 1
         else:
             raise _mixed(src, out)
     if any(s != 1 for s in src[i:]):
@@ -48,18 +49,35 @@ def regroup(src: tuple[int, ...], out: tuple[int, ...]) -> tuple[str, ...]:
     return tuple(sizes)
 
 
-def _split(src, out, i: int, j: int, sizes: list[str]) -> int:
-    """One source dim into out[j:k]: the factors after the first are the trace's numbers, the
-    first is what they leave of the source dim."""
+def _split(src, out, i: int, j: int, sizes: list[str], inputs=()) -> int:
+    """One source dim into out[j:k]: an input's run of dims where one has these sizes (a
+    split that undoes a merge of its dims), else the factors after the first are the trace's
+    numbers and the first is what they leave of the source dim."""
     k = j
     while k < len(out) and math.prod(out[j:k + 1]) < src[i]:
         k += 1
     if k == len(out) or math.prod(out[j:k + 1]) != src[i]:
         raise _mixed(src, out)
+    run = _input_run(out[j:k + 1], inputs)
+    if run is not None:
+        sizes.extend(run)
+        return k + 1
     rest = math.prod(out[j + 1:k + 1])
     sizes.append(f"{{h}}.shape[{i}] // {rest}")
     sizes.extend(str(s) for s in out[j + 1:k + 1])
     return k + 1
+
+
+def _input_run(factors: tuple[int, ...], inputs) -> list[str] | None:
+    """The factors as consecutive dims of a forward input, by name (`x.shape[1]`): an LM
+    head's (B*S, V) viewed back as (B, S, V) follows the hidden states' B and S on every twin,
+    where the literal S failed the verifier's (models/lm_head_softcap). None where no input
+    has them."""
+    for name, shape in inputs:
+        for d in range(len(shape) - len(factors) + 1):
+            if tuple(shape[d:d + len(factors)]) == tuple(factors):
+                return [f"{name}.shape[{d + t}]" for t in range(len(factors))]
+    return None
 
 
 def _mixed(src, out) -> Unsupported:
@@ -69,8 +87,10 @@ def _mixed(src, out) -> Unsupported:
 
 def reshape(builder, index: int, node, src: str) -> None:
     """A leaf's reshape becomes a leaf; the output's is kept for the forward; else declined."""
-    val, meta = builder.vals[src], node.outs[0]
-    sizes = regroup(val.shape, meta.shape)
+    val, meta, trace = builder.vals[src], node.outs[0], builder.trace
+    inputs = [(name, m.shape) for name, m in zip(trace.arg_names, trace.inputs, strict=False)
+              if m is not None]
+    sizes = regroup(val.shape, meta.shape, inputs)
     if val.kind == "leaf":
         builder.put(Val(f"v{index}", meta.shape, meta.dtype, "leaf", -1,
                         source=("reshape", src, sizes)))
