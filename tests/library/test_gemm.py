@@ -113,12 +113,18 @@ def _task(tmp_path, body: str, dtype: str):
 
 
 @pytest.mark.parametrize("body, dtype, words", [
-    ("return self.fc(torch.relu(x))", "float32", "node 2 (aten.addmm.default): a product's "
-     "operand is computed before it"),
+    ("return self.fc(x / x.sum(-1, keepdim=True))", "float32", "(aten.addmm.default): an "
+     "operand is computed before the product by more than pointwise ops"),
 ])
 def test_decline_names_the_product_and_why(tmp_path, body, dtype, words):
     result = generate(_task(tmp_path, body, dtype))
     assert isinstance(result, NotCovered) and words in result.reason, result
+
+
+def test_a_pointwise_prologue_is_its_own_kernel_before_the_product(tmp_path):
+    result = generate(_task(tmp_path, "return self.fc(torch.relu(x))", "float32"))
+    assert isinstance(result, Generated), result
+    assert result.kernels == 2 and "pointwise_kernel_pro0[" in result.source
 
 
 # the level-2 GEMM tasks the generator covers, 35 of 37 (66: dropout; 75: GroupNorm, min)

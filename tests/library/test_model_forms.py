@@ -30,7 +30,10 @@ SUITE = {"models/bce_with_logits": ("row_reduce", 1),
          "models/kl_div_batchmean": ("row_reduce", 3),
          "models/vit_class_token": ("pointwise", 1),
          # a bf16 GEMM (the interpreter's bf16 tl.dot widened) and its view back to (B, S, V)
-         "models/lm_head_softcap": ("gemm+pointwise", 2)}
+         "models/lm_head_softcap": ("gemm+pointwise", 2),
+         # a product whose operand is computed: a pointwise prologue written to a temporary
+         "models/swiglu_mlp": ("gemm+pointwise", 4),
+         "models/gelu_tanh_mlp": ("gemm+pointwise", 3)}
 
 
 def verify_jobs() -> dict:
@@ -81,6 +84,15 @@ def test_a_view_after_a_gemm_follows_the_inputs_sizes():
     literal (it failed the verifier's twin, whose sizes differ)."""
     source = generate("models/lm_head_softcap").source
     assert "mm0.view(hidden_states.shape[0], hidden_states.shape[1], mm0.shape[1])" in source
+
+
+def test_a_computed_operand_is_written_first_and_sizes_follow_the_constructor():
+    """SwiGLU's down(silu(gate(x)) * up(x)): the operand by its own pointwise kernel into a
+    temporary the product reads; GPT's c_fc of 4 * n_embd rows declared from the argument."""
+    source = generate("models/swiglu_mlp").source
+    assert "def pointwise_kernel_pro" in source and "_a = pro" in source
+    gpt = generate("models/gelu_tanh_mlp").source
+    assert "torch.zeros((int(args[0]) * 4, int(args[0]))" in gpt
 
 
 def test_infinite_constants_are_kernel_code():

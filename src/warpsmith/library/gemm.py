@@ -66,6 +66,8 @@ class StoredFamily:
         val = next(v for v in graph.vals.values() if v.kind == self.kind)
         try:
             return self.place(graph, val, ctx, depth)
+        except Prologue as p:
+            return _with_prologue(graph, val, p.vid, ctx, depth)
         except Refused as e:
             return Decline(val.node, graph.ops[val.node], str(e))
 
@@ -133,8 +135,7 @@ def _operand(graph: Graph, vid: str, leaves: dict, dtype: str) -> Operand:
         order = val.view if order is None else tuple(val.view[d] for d in order)
         val = src
     if val.kind != "leaf":
-        raise Refused("a product's operand is computed before it (a prologue fused into the "
-                      "GEMM's loads is not written)")
+        raise Prologue(val.id)
     if val.dtype != dtype:
         raise Refused(f"a product of a {val.dtype} operand into a {dtype} result")
     host = leaves[val.id][1]
@@ -143,6 +144,51 @@ def _operand(graph: Graph, vid: str, leaves: dict, dtype: str) -> Operand:
     if len(order) == 2:
         return Operand(f"{host}.t()")
     return Operand(f"{host}.permute({', '.join(map(str, order))})")
+
+
+class Prologue(Exception):
+    """A product's (or convolution's) operand is computed before it: `vid`."""
+
+    def __init__(self, vid: str):
+        super().__init__(vid)
+        self.vid = vid
+
+
+def _with_prologue(graph: Graph, stored: Val, vid: str, ctx, depth: int) -> tuple | Decline:
+    """The operand `vid` written first by a pointwise kernel into a temporary (SwiGLU's
+    silu(gate) * up, GPT's GELU between two projections: not fused into the product's loads,
+    one tensor written and read back), contiguous reshapes of it as views of that tensor;
+    then the graph placed again with it as an input. A prologue with a reduction, or one a
+    pointwise kernel cannot index, is declined."""
+    from .pointwise import plan
+
+    chain, src = [], vid
+    while graph.vals[src].kind == "regroup":
+        chain.append(src)
+        src = graph.vals[src].operands[0]
+    val = graph.vals[src]
+    upstream = _upstream(graph, src, stop=set())
+    if val.kind != "op" or any(graph.vals[u].kind not in ("op", "view", "cat")
+                               for u in upstream):
+        return Decline(stored.node, graph.ops[stored.node], "an operand is computed before "
+                       "the product by more than pointwise ops (a reduction, a scan or another "
+                       "product in its prologue is not written)")
+    temp = f"pro{depth}"
+    try:
+        kernel = plan(graph, src, set(), ctx.leaves, f"pointwise_kernel_pro{depth}", temp)
+    except Refused as e:
+        return Decline(stored.node, graph.ops[stored.node], f"the product's prologue: {e}")
+    vals = dict(graph.vals)
+    vals[src] = Val(src, val.shape, val.dtype, "leaf", -1, source=("temp", temp))
+    leaves = dict(ctx.leaves) | {src: (temp, temp)}
+    for i, rid in enumerate(reversed(chain)):  # from the stored value outwards
+        r = graph.vals[rid]
+        host = leaves[r.operands[0]][1]
+        view = f"{host}{r.expr.format(h=host)}.view({', '.join(x.format(h=host) for x in r.span)})"
+        vals[rid] = Val(rid, r.shape, r.dtype, "leaf", -1, source=("temp", view))
+        leaves[rid] = (f"{temp}_v{i}", view)
+    rest = _place_tail(graph, vals, replace(ctx, leaves=leaves), depth)
+    return rest if isinstance(rest, Decline) else (kernel, *rest)
 
 
 def _cut(graph: Graph, g: Val) -> str:

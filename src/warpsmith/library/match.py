@@ -149,7 +149,7 @@ def _resolve(values: list, inits: list[tuple], path: str) -> dict:
         item = _tuple_item(values, inits, dim)  # (LayerNorm's normalized_shape, level1/40)
         if item is not None:
             return item
-        more = _one_more(values, inits)
+        more = _one_more(values, inits) or _multiple(values, inits)
         if more is not None:
             return more
     if all(v == values[0] for v in values):
@@ -169,6 +169,21 @@ def _one_more(values: list, inits: list[tuple]) -> dict | None:
             if all(_is_number(init[i]) and not isinstance(init[i], float) and init[i] >= 8
                    and init[i] + c == v for init, v in zip(inits, values, strict=True)):
                 return {"init": i, "add": c}
+    return None
+
+
+MULTIPLES = (2, 3, 4, 8)  # an MLP's hidden size, 4 * n_embd; a fused QKV's 3 * hidden
+
+
+def _multiple(values: list, inits: list[tuple]) -> dict | None:
+    """{"init": i, "times": k} where a parameter's size is a size argument times a small
+    factor (GPT's c_fc is (4 * n_embd, n_embd)), so it follows the verifier's twin: the
+    literal 256 was left at zeros there (no reference weight of that shape) and failed."""
+    for k in MULTIPLES:
+        for i in range(min(len(init) for init in inits)):
+            if all(_is_number(init[i]) and not isinstance(init[i], float) and init[i] >= 8
+                   and init[i] * k == v for init, v in zip(inits, values, strict=True)):
+                return {"init": i, "times": k}
     return None
 
 

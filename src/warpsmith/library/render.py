@@ -46,6 +46,7 @@ def size(spec: dict) -> str:
         return str(int(spec["value"]))
     item = f"[{spec['item']}]" if "item" in spec else ""  # an element of a tuple argument
     more = f" + {spec['add']}" if "add" in spec else ""  # match._one_more
+    more += f" * {spec['times']}" if "times" in spec else ""  # match._multiple
     return f"int(args[{spec['init']}]{item}){more}"
 
 
