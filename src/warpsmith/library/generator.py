@@ -241,10 +241,20 @@ def render_plan(plan: Plan, tune: dict[str, int] | None = None) -> tuple[str, di
     source = header(plan.label, values, _unkept_note(plan.unkept)) + helpers(kernels) + \
         kernels + "\n\n" + \
         "class ModelNew(nn.Module):\n" + \
-        constructor(list(plan.params), {f"init{i}": {"init": i} for i in inits}) + \
+        constructor(list(plan.params), {f"init{i}": {"init": i} for i in inits},
+                    _kept_sizes(plan)) + \
         "".join(f"\n    def {name}({signature(list(plan.args))}):\n" +
                 "\n".join("        " + line for line in body) + "\n" for name, body in methods)
     return source, values
+
+
+def _kept_sizes(plan: Plan) -> dict[str, dict]:
+    """`self.size{k}`: constructor argument k as an int, where a forward line reads it (an
+    arange bound that follows the constructor, graph_parts._bound)."""
+    parts = plan.parts or (plan,)
+    found = {int(k) for part in parts for line in part.views
+             for k in re.findall(r"self\.size(\d+)\b", line)}
+    return {f"size{k}": {"init": k} for k in sorted(found)}
 
 
 def _render_body(plan: Plan, values: dict[str, int], suffix: str = "") -> tuple[str, list]:

@@ -127,7 +127,9 @@ def _arange(b: _Builder, index: int, node: Node) -> None:
 
 
 def _bound(b: _Builder, value: int) -> str:
-    """An arange bound over "{x}", the forward's name of the input showing it, by position."""
+    """An arange bound over "{x}", the forward's name of the input showing it, by position;
+    else a constructor argument equal to it (a timestep embedding's `num_freqs`), which the
+    candidate keeps as `self.size{k}` (generator.render_plan); else the literal."""
     if value in (0, 1):
         return str(value)
     for i, meta in enumerate(b.trace.inputs):
@@ -136,6 +138,9 @@ def _bound(b: _Builder, value: int) -> str:
                 return f"{{{i}}}.shape[{j}]"
             if size == 2 * value:
                 return f"{{{i}}}.shape[{j}] // 2"
+    for k, arg in enumerate(b.trace.init_inputs):
+        if type(arg) is int and arg == value:
+            return f"self.size{k}"
     return str(value)
 
 
