@@ -126,9 +126,10 @@ def fix_interpreter_bf16_dot() -> bool:
     dot = InterpreterBuilder.create_dot
 
     def widened(handle):
-        if handle.dtype.scalar != tl.bfloat16:
-            return handle
-        bits = np.asarray(handle.data).astype(np.uint32) << np.uint32(16)
+        data = np.asarray(handle.data)
+        if handle.dtype.scalar != tl.bfloat16 or data.dtype != np.uint16:
+            return handle  # a Triton that keeps bf16 otherwise computes it as it does
+        bits = data.astype(np.uint32) << np.uint32(16)
         return TensorHandle(bits.view(np.float32), tl.float32)
 
     def create_dot(self, a, b, *rest, **kw):
