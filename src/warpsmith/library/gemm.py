@@ -147,7 +147,8 @@ def _operand(graph: Graph, vid: str, leaves: dict, dtype: str) -> Operand:
 
 
 class Prologue(Exception):
-    """A product's (or convolution's) operand is computed before it: `vid`."""
+    """A product's operand is computed before it: `vid` (the convolution family still
+    declines its own, conv.py)."""
 
     def __init__(self, vid: str):
         super().__init__(vid)
@@ -183,8 +184,7 @@ def _with_prologue(graph: Graph, stored: Val, vid: str, ctx, depth: int) -> tupl
     leaves = dict(ctx.leaves) | {src: (temp, temp)}
     for i, rid in enumerate(reversed(chain)):  # from the stored value outwards
         r = graph.vals[rid]
-        host = leaves[r.operands[0]][1]
-        view = f"{host}{r.expr.format(h=host)}.view({', '.join(x.format(h=host) for x in r.span)})"
+        view = _regroup_view(r, leaves[r.operands[0]][1])
         vals[rid] = Val(rid, r.shape, r.dtype, "leaf", -1, source=("temp", view))
         leaves[rid] = (f"{temp}_v{i}", view)
     rest = _place_tail(graph, vals, replace(ctx, leaves=leaves), depth)
@@ -261,10 +261,14 @@ def _tail(graph: Graph, cut: str, temp: str, ctx, depth: int) -> tuple:
             name = f"{temp}_v{len(views)}"
             vals[v.id] = Val(v.id, v.shape, v.dtype, "leaf", -1, source=("temp", name))
             leaves[v.id] = (name, name)
-            trim = v.expr.format(h=temp)  # a prefix of the stored tensor (pool windows)
-            views.append(f"{name} = {temp}{trim}.view("
-                         f"{', '.join(s.format(h=temp) for s in v.span)})")
+            views.append(f"{name} = {_regroup_view(v, temp)}")
     return _place_tail(graph, vals, replace(ctx, leaves=leaves), depth), tuple(views)
+
+
+def _regroup_view(v: Val, host: str) -> str:
+    """The forward's expression of a regroup of `host`: its prefix (a pool's windows trim the
+    stored tensor), then the view over its sizes."""
+    return f"{host}{v.expr.format(h=host)}.view({', '.join(x.format(h=host) for x in v.span)})"
 
 
 def _place_tail(graph: Graph, vals: dict, sub, depth: int) -> tuple | Decline:
