@@ -87,7 +87,7 @@ def matmul_kernel(a_ptr, b_ptr, bias_ptr, c_ptr, M, N, K,
                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
                   GROUP_M: tl.constexpr):
 ''' + TILE_SETUP + '''    split = tl.program_id(2)  # split-K: this chunk of K, its own partial sum
-    k_begin = split * K_CHUNK
+    k_begin = split.to(tl.int64) * K_CHUNK  # times a stride: past int32 when K*N is
     k_end = tl.minimum(K, k_begin + K_CHUNK)
     c_ptr += split.to(tl.int64) * stride_cs
     if TRI == 1:  # triu: keep j - i >= DIAG; a tile wholly below it is zeros

@@ -61,6 +61,7 @@ class Baselines:
         self.next_turn, self.state = 0, "start"
         self.times: dict[str, list[float]] = {name: [] for name in names}
         self.inprocess: list[float] = []  # the worker's own time per call of each block
+        self.phases: list[dict] = []  # per block: where its time on this clock went
         self.probes: list = []
         self.own_launches: list[int] = []  # per timed call, the candidate's Triton launches
         self.aliased = 0  # timed calls whose output lay in an input's memory
@@ -97,6 +98,7 @@ class Baselines:
         if kind == "block" and self.state == "block":
             self._take_time(elapsed)
             self._take_diagnostics(head)
+            self._take_phases(head.get("phases"), elapsed)
             self._take_outputs(head, payload)
             self.state = "between"
             self._turn_done()
@@ -254,6 +256,17 @@ class Baselines:
         self.aliased += head["aliased"]
         self.guarded.append(head["guarded"])
 
+    def _take_phases(self, phases, elapsed: float) -> None:
+        """The worker's account of a block's time on this clock (a diagnostic, kept only
+        when well-formed): its calls to the synchronize, its work after it up to the frame,
+        and the rest (the GO's and the frame's transit through the pipes)."""
+        if not isinstance(phases, dict) or not all(
+                isinstance(phases.get(k), float) and 0 <= phases[k] < 1e12
+                for k in ("run_us", "post_us")):
+            return
+        self.phases.append({"run_us": phases["run_us"], "post_us": phases["post_us"],
+                            "transit_us": elapsed * 1e6 - phases["run_us"] - phases["post_us"]})
+
     def _take_outputs(self, head: dict, payload: bytes) -> None:
         """The values of a secret choice of the block's calls, read here from the worker's
         outputs (and on a GPU its input buffers read back), kept as probes: checked against
@@ -318,6 +331,7 @@ class Baselines:
         return {"times_us": times, "probes": self.probes, "clocks": self.clocks,
                 "own_launches": self.own_launches, "guarded": self.guarded,
                 "aliased": self.aliased, "inprocess_us": self.inprocess,
+                "phases": self.phases,
                 "block_seeds": self.block_seeds, "calls_per_block": getattr(self, "n", 0),
                 "gpu": torch.cuda.get_device_name() if self.device == "cuda" else "cpu",
                 "persisting_l2_raised": raised, "shape": self.prepared.timed_shape,

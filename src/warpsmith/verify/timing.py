@@ -97,9 +97,14 @@ def _clocks(timing: dict) -> dict:
     """The candidate's time per call on the trusted side's clock (the verdict's) beside the
     one its own process measured (CUDA events around each block: a diagnostic)."""
     inprocess = timing.get("inprocess_us") or []
+    phases = timing.get("phases") or []
     return {"trusted_us": statistics.median(timing["times_us"]["candidate"]),
             "in_process_us": statistics.median(inprocess) if inprocess else None,
-            "calls_per_block": timing.get("calls_per_block")}
+            "calls_per_block": timing.get("calls_per_block"),
+            # per block, medians: the worker's calls and synchronize, its work after them
+            # up to the frame, the pipes' transit (what the trusted clock adds)
+            "block_phases_us": {k: statistics.median(p[k] for p in phases)
+                                for k in ("run_us", "post_us", "transit_us")} if phases else None}
 
 
 def _disagreement(clock: dict) -> tuple[str, ...]:

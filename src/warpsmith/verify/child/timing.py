@@ -99,6 +99,9 @@ class _Block:
         self.model, self.sets, self.gpu = model, sets, gpu
         self.raised, self.tampered = 0, set()
         self.outs: list[list] = []
+        # the sets' buffers live as long as this: their storages, found once
+        self.inputs = [{x.untyped_storage().data_ptr() for x in s if isinstance(x, torch.Tensor)}
+                       for s in sets]
 
     def prepare(self) -> bool:
         """What each block needs before it starts, done while waiting for GO: outside the
@@ -115,6 +118,7 @@ class _Block:
                 type(i) is int and 0 <= i < len(self.sets) for i in order):
             raise RuntimeError("the trusted side's block is malformed")
         self.guarded, self.launches = {}, []
+        self.began = time.perf_counter()
         start = _clock(self.gpu)
         for pos, i in enumerate(order):
             if pos == watch:
@@ -124,15 +128,20 @@ class _Block:
             self.outs.append(out)
             self.launches.append(sum(own for _, own in self.guards[0].take()))
         self.inprocess_us = _elapsed_us(start, self.gpu)
+        self.synced = time.perf_counter()
 
     def diagnostics(self, go: dict) -> dict:
         """What this process saw of the block: its own time of it, the launches per call,
         the watched call's record, outputs in an input's memory. Cheap: it runs inside the
         trusted side's clock, before the frame that stops it."""
-        aliased = sum(_aliases(out, self.sets[i])
+        aliased = sum(_aliases(out, self.inputs[i])
                       for out, i in zip(self.outs, go["order"], strict=True))
+        # where the block's time on the trusted clock went, this side's part of it: from GO
+        # to the end of the synchronize, and from there to the frame (outputs, this record)
+        now = time.perf_counter()
+        phases = {"run_us": (self.synced - self.began) * 1e6, "post_us": (now - self.synced) * 1e6}
         return {"inprocess_us": self.inprocess_us, "own_launches": self.launches,
-                "guarded": self.guarded, "aliased": aliased}
+                "guarded": self.guarded, "aliased": aliased, "phases": phases}
 
     def checked_after(self) -> None:
         """The persisting-L2 guard and torch's state, read once the block's frame is gone: a
@@ -148,7 +157,8 @@ class _Block:
         could run code when read; one left out is an output missing, which fails there."""
         calls = [[t for t in out if type(t) is torch.Tensor] for out in self.outs]
         if self.gpu:
-            return {}, _dumps([[_export(t) for t in call] for call in calls]).encode()
+            known: dict = {}  # every output is held until let_go: their allocations too
+            return {}, _dumps([[_export(t, known) for t in call] for call in calls]).encode()
         messages = [wire.output_message(call) for call in calls]
         return ({"outputs": [d for d, _ in messages]},
                 b"".join(c for _, chunks in messages for c in chunks))
@@ -197,8 +207,7 @@ def _elapsed_us(start, gpu: bool) -> float:
     return start.elapsed_time(end) * 1000.0
 
 
-def _aliases(outs: list, inputs) -> int:
-    ptrs = {x.untyped_storage().data_ptr() for x in inputs if isinstance(x, torch.Tensor)}
+def _aliases(outs: list, ptrs: set[int]) -> int:
     return int(any(isinstance(t, torch.Tensor) and t.untyped_storage().data_ptr() in ptrs
                    for t in outs))
 
