@@ -78,6 +78,9 @@ def test_honest_candidate_passes_the_timing_protocol_on_the_cpu(path, monkeypatc
     verdict = verify(header(path, "task"), path, device="cpu", profile=TIMED_PROFILE)
     assert verdict.status == "passed", verdict.feedback
     assert verdict.timing_measured and verdict.speedup_vs_eager > 0
+    phases = verdict.environment["clock"]["block_phases_us"]  # where the trusted clock went
+    assert set(phases) == {"run_us", "post_us", "clock_us", "launch_us", "transit_us"}
+    assert phases["run_us"] >= phases["clock_us"] + phases["launch_us"] > 0
 
 
 @pytest.mark.parametrize("path", corpus("redteam"), ids=lambda p: p.stem)

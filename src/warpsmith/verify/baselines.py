@@ -258,14 +258,15 @@ class Baselines:
 
     def _take_phases(self, phases, elapsed: float) -> None:
         """The worker's account of a block's time on this clock (a diagnostic, kept only
-        when well-formed): its calls to the synchronize, its work after it up to the frame,
-        and the rest (the GO's and the frame's transit through the pipes)."""
+        when well-formed): its calls to the synchronize (`run_us`; of it, making the start
+        event and launching the calls), its work after it up to the frame, and the rest (the
+        GO's and the frame's transit through the pipes)."""
         if not isinstance(phases, dict) or not all(
-                isinstance(phases.get(k), float) and 0 <= phases[k] < 1e12
-                for k in ("run_us", "post_us")):
+                isinstance(phases.get(k), float) and 0 <= phases[k] < 1e12 for k in PHASES):
             return
-        self.phases.append({"run_us": phases["run_us"], "post_us": phases["post_us"],
-                            "transit_us": elapsed * 1e6 - phases["run_us"] - phases["post_us"]})
+        kept = {k: phases[k] for k in PHASES}
+        self.phases.append(kept | {"transit_us": elapsed * 1e6 - kept["run_us"] -
+                                   kept["post_us"]})
 
     def _take_outputs(self, head: dict, payload: bytes) -> None:
         """The values of a secret choice of the block's calls, read here from the worker's
@@ -401,6 +402,9 @@ class _OutputReader:
     def close(self) -> None:
         if self.mapped is not None:
             self.mapped.__exit__(None, None, None)
+
+
+PHASES = ("run_us", "post_us", "clock_us", "launch_us")  # the worker's block account
 
 
 def _block_problem(block: dict, calls: int) -> str:

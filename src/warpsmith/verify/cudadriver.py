@@ -9,6 +9,7 @@ import ctypes
 import functools
 
 CU_LIMIT_PERSISTING_L2_CACHE_SIZE = 0x06
+CU_POINTER_ATTRIBUTE_BUFFER_ID = 7
 
 
 @functools.cache
@@ -16,7 +17,7 @@ def driver() -> ctypes.CDLL:
     lib = ctypes.CDLL("libcuda.so.1")
     for name in ("cuMemGetAddressRange_v2", "cuIpcGetMemHandle", "cuIpcOpenMemHandle_v2",
                  "cuIpcCloseMemHandle", "cuCtxResetPersistingL2Cache", "cuCtxSetLimit",
-                 "cuCtxGetLimit"):
+                 "cuCtxGetLimit", "cuPointerGetAttribute"):
         getattr(lib, name).restype = ctypes.c_int
     return lib
 
@@ -36,6 +37,15 @@ def address_range(ptr: int) -> tuple[int, int]:
     check(driver().cuMemGetAddressRange_v2(ctypes.byref(base), ctypes.byref(size),
                                            ctypes.c_uint64(ptr)), "cuMemGetAddressRange")
     return base.value, size.value
+
+
+def buffer_id(ptr: int) -> int:
+    """The id the driver gave the allocation holding `ptr`: unique within the process for
+    its lifetime, never reused (CU_POINTER_ATTRIBUTE_BUFFER_ID)."""
+    value = ctypes.c_ulonglong(0)
+    check(driver().cuPointerGetAttribute(ctypes.byref(value), CU_POINTER_ATTRIBUTE_BUFFER_ID,
+                                         ctypes.c_uint64(ptr)), "cuPointerGetAttribute")
+    return value.value
 
 
 def reset_persisting_l2() -> None:

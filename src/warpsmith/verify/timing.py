@@ -104,7 +104,7 @@ def _clocks(timing: dict) -> dict:
             # per block, medians: the worker's calls and synchronize, its work after them
             # up to the frame, the pipes' transit (what the trusted clock adds)
             "block_phases_us": {k: statistics.median(p[k] for p in phases)
-                                for k in ("run_us", "post_us", "transit_us")} if phases else None}
+                                for k in phases[0]} if phases else None}
 
 
 def _disagreement(clock: dict) -> tuple[str, ...]:

@@ -99,6 +99,7 @@ class _Block:
         self.model, self.sets, self.gpu = model, sets, gpu
         self.raised, self.tampered = 0, set()
         self.outs: list[list] = []
+        self.exported: dict = {}  # the allocations whose handles were sent (child/ipc.py)
         # the sets' buffers live as long as this: their storages, found once
         self.inputs = [{x.untyped_storage().data_ptr() for x in s if isinstance(x, torch.Tensor)}
                        for s in sets]
@@ -118,8 +119,9 @@ class _Block:
                 type(i) is int and 0 <= i < len(self.sets) for i in order):
             raise RuntimeError("the trusted side's block is malformed")
         self.guarded, self.launches = {}, []
-        self.began = time.perf_counter()
+        stamps = [time.perf_counter()]
         start = _clock(self.gpu)
+        stamps.append(time.perf_counter())
         for pos, i in enumerate(order):
             if pos == watch:
                 out = self._watched(self.sets[i], self.guarded)
@@ -127,8 +129,9 @@ class _Block:
                 out = tree_leaves(self.model(*self.sets[i]))
             self.outs.append(out)
             self.launches.append(sum(own for _, own in self.guards[0].take()))
+        stamps.append(time.perf_counter())
         self.inprocess_us = _elapsed_us(start, self.gpu)
-        self.synced = time.perf_counter()
+        self.stamps = [*stamps, time.perf_counter()]
 
     def diagnostics(self, go: dict) -> dict:
         """What this process saw of the block: its own time of it, the launches per call,
@@ -138,8 +141,9 @@ class _Block:
                       for out, i in zip(self.outs, go["order"], strict=True))
         # where the block's time on the trusted clock went, this side's part of it: from GO
         # to the end of the synchronize, and from there to the frame (outputs, this record)
-        now = time.perf_counter()
-        phases = {"run_us": (self.synced - self.began) * 1e6, "post_us": (now - self.synced) * 1e6}
+        began, clocked, launched, synced = self.stamps
+        phases = {"run_us": (synced - began) * 1e6, "post_us": (time.perf_counter() - synced) * 1e6,
+                  "clock_us": (clocked - began) * 1e6, "launch_us": (launched - clocked) * 1e6}
         return {"inprocess_us": self.inprocess_us, "own_launches": self.launches,
                 "guarded": self.guarded, "aliased": aliased, "phases": phases}
 
@@ -157,8 +161,8 @@ class _Block:
         could run code when read; one left out is an output missing, which fails there."""
         calls = [[t for t in out if type(t) is torch.Tensor] for out in self.outs]
         if self.gpu:
-            known: dict = {}  # every output is held until let_go: their allocations too
-            return {}, _dumps([[_export(t, known) for t in call] for call in calls]).encode()
+            return {}, _dumps([[_export(t, self.exported) for t in call]
+                               for call in calls]).encode()
         messages = [wire.output_message(call) for call in calls]
         return ({"outputs": [d for d, _ in messages]},
                 b"".join(c for _, chunks in messages for c in chunks))
