@@ -27,7 +27,8 @@ KB = next((p for p in (ROOT / "KernelBench" / "KernelBench", ROOT / "KernelBench
 TWINS = {
     "conv2d_strided": ("conv", 1), "conv2d_plain": ("conv", 1), "conv2d_fp16": ("conv", 1),
     "conv1d_strided": ("conv", 1), "conv3d_asym": ("conv", 1), "conv_depthwise": ("conv", 1),
-    "conv_pointwise": ("conv", 1), "conv_separable": ("conv", 2), "conv_t1d": ("conv", 1),
+    "conv_pointwise": ("conv", 1), "conv_depthwise_mult_bias": ("conv", 1),
+    "conv1d_depthwise_silu": ("conv", 1), "conv3d_depthwise_fp16": ("conv", 1), "conv_separable": ("conv", 2), "conv_t1d": ("conv", 1),
     "conv_t2d": ("conv", 1), "conv_t2d_grouped": ("conv", 1), "conv_t3d": ("conv", 1),
     "conv_t3d_grouped": ("conv", 1), "conv_t2d_sparse_taps": ("conv", 1),
     # level 2: the chain after the convolution on its accumulator
@@ -66,8 +67,9 @@ BUILTIN = ["level1/conv1d", "level1/conv2d", "level1/depthwise_conv2d",
            "level3/resnet_basic_block"]
 # small tiles: several tiles each way, K in several steps, the grouped order's short group
 SMALL_TILES = {"CONV_BLOCK_M": 16, "CONV_BLOCK_N": 16, "CONV_BLOCK_K": 16, "CONV_GROUP_M": 2,
-               "CONV_WARPS": 2}
-TILED = ["conv2d_strided", "conv_t2d_grouped", "conv_depthwise", "conv_t3d_grouped"]
+               "CONV_WARPS": 2, "DW_BLOCK": 16, "DW_WARPS": 1}
+TILED = ["conv2d_strided", "conv_t2d_grouped", "conv_depthwise", "conv_t3d_grouped",
+         "conv_depthwise_mult_bias", "conv1d_depthwise_silu"]
 
 
 def verify_jobs() -> dict:

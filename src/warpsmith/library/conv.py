@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .conv_depthwise import KNOBS as DEPTHWISE_KNOBS
 from .gemm import Stored, StoredFamily, dot_dtype
 from .graph import Graph, Val
 from .graph_conv import Geometry
@@ -38,7 +39,7 @@ class Conv(StoredFamily):
     name = kind = "conv"
     temp, kernel_name, kernel = "cv", "conv_kernel", ConvKernel
     knobs = {"CONV_BLOCK_M": 128, "CONV_BLOCK_N": 64, "CONV_BLOCK_K": 32, "CONV_GROUP_M": 8,
-             "CONV_WARPS": 4, "CONV_STAGES": 3}
+             "CONV_WARPS": 4, "CONV_STAGES": 3, **DEPTHWISE_KNOBS}
 
     def head(self, graph: Graph, c: Val, ctx) -> tuple:
         dtype = dot_dtype(c, "convolution")

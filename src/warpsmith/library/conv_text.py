@@ -12,6 +12,7 @@ does not have.
 
 from __future__ import annotations
 
+from . import conv_depthwise as depthwise
 from . import conv_phase as phase
 from .layout import format_line, runtime_scalars
 from .pointwise import _arg, _host_arg
@@ -65,7 +66,33 @@ def render(k):
     if epilogue:
         epilogue.insert(0, "# the epilogue, on the fp32 accumulator, before the one store")
     body += "".join(f"    {line}\n" for line in epilogue) + _store(rank, k.result)
-    return Piece(_head(k, rank, scalars) + body, _launch(k, rank, scalars))
+    text, launch = _head(k, rank, scalars) + body, _launch(k, rank, scalars)
+    if k.geo.transposed:
+        return Piece(text, launch)
+    dw = f"{k.name}_depthwise"
+    extra = _epilogue_args(k, scalars)
+    return Piece(text + depthwise.kernel(k, dw, extra[0]), _either(
+        k, launch, depthwise.launch(k, dw, k.out, extra[1])))
+
+
+def _epilogue_args(k, scalars) -> tuple[list[str], list[str]]:
+    """The epilogue's parameters in the kernel, and what the forward passes for them."""
+    strided = [(ld, j) for ld in k.loads for j, d in enumerate(ld.dims) if d is not None]
+    return ([f"{ld.name}_ptr" for ld in k.loads] +
+            [f"{ld.name}_stride{j}" for ld, j in strided] + [_arg(s) for s in scalars],
+            [ld.host for ld in k.loads] + [f"{ld.host}.stride({j})" for ld, j in strided] +
+            [_host_arg(s) for s in scalars])
+
+
+def _either(k, gemm: tuple[str, ...], dw: list[str]) -> tuple[str, ...]:
+    """The launch: the depthwise kernel when the weight has one input channel per group
+    (known at run time, as the groups are), else the implicit GEMM."""
+    o = k.out
+    at = next(i for i, line in enumerate(gemm) if line.startswith(f"{o}_m = "))
+    tail = gemm[at:len(gemm) - len(k.views)]
+    return (*gemm[:at], f"if {o}_w.shape[1] == 1:  # depthwise: its own memory-bound kernel",
+            *(f"    {line}" for line in dw), "else:", *(f"    {line}" for line in tail),
+            *k.views)
 
 
 def _head(k, rank: int, scalars) -> str:
