@@ -92,8 +92,10 @@ def test_twin_candidate_passes_on_the_cpu(stem, verdicts):
 def test_strict_fp32_dot_and_no_im2col():
     source = generate(OWN / "conv2d_strided.py").source
     assert 'input_precision="ieee"' in source
-    # one kernel, one store: the input is read through masks, never unfolded into memory
-    assert source.count("@triton.jit") == 1 and source.count("tl.store(") == 1
+    # the implicit GEMM and its depthwise twin (chosen at run time), one store each: the
+    # input is read through masks, never unfolded into memory
+    assert source.count("@triton.jit") == 2 and source.count("tl.store(") == 2
+    assert "if out_w.shape[1] == 1:" in source or "if cv0_w.shape[1] == 1:" in source
     assert "unfold" not in source and "torch.nn.functional" not in source
     assert "acc + ep_p_conv_bias" in source or "ep_p_conv2d_bias" in source
 
