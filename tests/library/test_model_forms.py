@@ -33,7 +33,11 @@ SUITE = {"models/bce_with_logits": ("row_reduce", 1),
          "models/lm_head_softcap": ("gemm+pointwise", 2),
          # a product whose operand is computed: a pointwise prologue written to a temporary
          "models/swiglu_mlp": ("gemm+pointwise", 4),
-         "models/gelu_tanh_mlp": ("gemm+pointwise", 3)}
+         "models/gelu_tanh_mlp": ("gemm+pointwise", 3),
+         # parts of a stored value: GEGLU's halves of a projection, a causal convolution cut
+         # to the input's length, each a view of what the product or convolution stored
+         "models/geglu": ("gemm+pointwise", 2),
+         "models/causal_conv1d_silu": ("conv+pointwise", 2)}
 
 
 def verify_jobs() -> dict:
@@ -115,3 +119,11 @@ def test_a_cat_of_values_is_a_select_over_shifted_parts():
     assert "v1 = tl.where(i1 < v1_o1, p_cls_token, x)" in source
     # pos_embed holds num_patches + 1 rows: declared from the constructor, not as 50
     assert "torch.zeros((1, int(args[0]) + 1, int(args[1]))" in source
+
+
+def test_a_part_of_a_stored_value_is_read_at_its_strides():
+    source = generate("models/geglu").source
+    # the halves are views of the stored projection, loaded where they lie (no copy)
+    assert "mm0_v0.narrow(2, 0, mm0_v0.shape[2] // 2)" in source
+    assert ".contiguous()" not in source[source.index("pointwise_kernel[("):]
+    assert "cv0.narrow(2, 0, cv0.shape[2] - 3)" in generate("models/causal_conv1d_silu").source

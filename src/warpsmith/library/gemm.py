@@ -252,16 +252,20 @@ def epilogue(graph: Graph, g: Val, cut: str, leaves: dict) -> tuple:
 def _tail(graph: Graph, cut: str, temp: str, ctx, depth: int) -> tuple:
     """The graph after the stored value, with it as an input, placed by the graph families;
     and the forward's lines viewing the stored tensor as the rest reads it (group norm's
-    (N, G, C/G): graph_group.py)."""
+    (N, G, C/G): graph_group.py; GEGLU's halves of a projection viewed back to 3-D:
+    graph_parts.py), each view of the tensor or of an earlier view."""
     vals = dict(graph.vals)
     vals[cut] = Val(cut, vals[cut].shape, vals[cut].dtype, "leaf", -1, source=("temp", temp))
-    leaves, views = dict(ctx.leaves) | {cut: (temp, temp)}, []
-    for v in list(vals.values()):
-        if v.kind == "regroup" and v.operands == (cut,):
+    leaves, views, stored = dict(ctx.leaves) | {cut: (temp, temp)}, [], {cut}
+    for v in list(vals.values()):  # in dataflow order: a view of a view follows its source
+        if v.kind == "regroup" and v.operands[0] in stored:
+            stored.add(v.id)
             name = f"{temp}_v{len(views)}"
-            vals[v.id] = Val(v.id, v.shape, v.dtype, "leaf", -1, source=("temp", name))
+            # a part (narrow, select) is strided: read at its strides, not made contiguous
+            vals[v.id] = Val(v.id, v.shape, v.dtype, "leaf", -1,
+                             source=("temp", name, *(("part",) if v.expr else ())))
+            views.append(f"{name} = {_regroup_view(v, leaves[v.operands[0]][1])}")
             leaves[v.id] = (name, name)
-            views.append(f"{name} = {_regroup_view(v, temp)}")
     return _place_tail(graph, vals, replace(ctx, leaves=leaves), depth), tuple(views)
 
 

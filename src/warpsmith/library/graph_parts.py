@@ -7,8 +7,11 @@ Every start and length is written over the source's run-time shape where the tra
 how it follows from it (equal chunks: `x.shape[d] // 2`; a label shift: `x.shape[d] - 1`),
 so nothing shape-derived is baked into the candidate; a size that follows no such rule stays
 a literal, and a structure differing between the task's shapes is declined (generator.py).
-A part of a computed value is declined, except slices and selects, which the scan family
-places (graph_scan.py).
+A part of a computed value after a product, a convolution or a pool (GEGLU's halves of a
+projection, adaLN's six chunks of one, a causal convolution cut to its input's length) is a
+"regroup": the family that stores its source hands the rest of the graph that part of the
+stored tensor as a view (gemm._tail). Any other part of a computed value is declined, except
+slices and selects, which the scan family places (graph_scan.py).
 """
 
 from __future__ import annotations
@@ -46,9 +49,18 @@ def _narrowed(b: _Builder, index: int, k: int, src: str, dim: int, start: int, s
     length = extent(size, shape[dim], dim) if start == 0 else \
         _difference(extent(start + size, shape[dim], dim), extent(start, shape[dim], dim))
     prefix = f".narrow({dim}, {extent(start, shape[dim], dim)}, {length})"
-    vid = f"v{index}" if k == 0 else f"v{index}_{k}"
-    b.put(Val(vid, meta.shape, meta.dtype, "leaf", -1,
-              source=("reshape", src, _sizes(shape, dim, length), prefix)))
+    _part(b, f"v{index}" if k == 0 else f"v{index}_{k}", src, meta, _sizes(shape, dim, length),
+          prefix)
+
+
+def _part(b: _Builder, vid: str, src: str, meta, sizes: tuple[str, ...], prefix: str) -> None:
+    """A part of a leaf is a leaf the forward binds; of a stored value's chain, a regroup."""
+    if b.vals[src].kind == "leaf":
+        b.put(Val(vid, meta.shape, meta.dtype, "leaf", -1,
+                  source=("reshape", src, sizes, prefix)))
+    else:
+        b.put(Val(vid, meta.shape, meta.dtype, "regroup", int(vid[1:].split("_")[0]),
+                  operands=(src,), span=sizes, expr=prefix))
 
 
 def _difference(end: str, start: str) -> str:
@@ -56,18 +68,28 @@ def _difference(end: str, start: str) -> str:
 
 
 def _leaf(b: _Builder, index: int, node: Node) -> tuple[str, int] | None:
-    """The source leaf and the dim, or None when the source is a computed value."""
+    """The source and the dim when the source is a leaf or a value a stored kernel's chain
+    computes (a part of it is then a view of what that kernel stores); else None."""
     src = b.operand(index, "self", node.arg("self"))
-    if b.vals[src].kind != "leaf":
+    if b.vals[src].kind != "leaf" and not _after_stored(b):
         return None
     return src, node.arg("dim") % max(len(b.vals[src].shape), 1)
+
+
+def _after_stored(b: _Builder) -> bool:
+    """A product, convolution or pool before this node and no scan (whose family places its
+    own slices and selects): a part of a computed value may be a view of a stored one. One
+    that is not reaches a family as a regroup, which every other family declines."""
+    kinds = {v.kind for v in b.vals.values()}
+    return bool(kinds & {"gemm", "conv", "pool"}) and "scan" not in kinds
 
 
 def _split(b: _Builder, index: int, node: Node) -> None:
     found = _leaf(b, index, node)
     if found is None:
-        raise Unsupported("splits a computed value (chunks and splits of an input or a "
-                          "parameter are placed, as views the forward binds)")
+        raise Unsupported("splits a computed value (chunks and splits of an input, a "
+                          "parameter or a product's or convolution's output are placed, as "
+                          "views the forward binds)")
     src, dim = found
     start = 0
     for k, meta in enumerate(node.outs):
@@ -99,15 +121,15 @@ def _selected(b: _Builder, index: int, k: int, src: str, dim: int, at: int) -> N
     at = at % shape[dim]
     where = str(at) if at < shape[dim] // 2 else f"{{h}}.shape[{dim}] - {shape[dim] - at}"
     sizes = tuple(f"{{h}}.shape[{j}]" for j in range(len(shape)) if j != dim)
-    vid = f"v{index}" if k == 0 else f"v{index}_{k}"
-    b.put(Val(vid, meta.shape, meta.dtype, "leaf", -1,
-              source=("reshape", src, sizes, f".select({dim}, {where})")))
+    _part(b, f"v{index}" if k == 0 else f"v{index}_{k}", src, meta, sizes,
+          f".select({dim}, {where})")
 
 
 def _unbind(b: _Builder, index: int, node: Node) -> None:
     found = _leaf(b, index, node)
     if found is None:
-        raise Unsupported("unbinds a computed value (an input's or a parameter's is placed)")
+        raise Unsupported("unbinds a computed value (an input's, a parameter's or a "
+                          "product's or convolution's output's is placed)")
     src, dim = found
     for k in range(len(node.outs)):
         _selected(b, index, k, src, dim, k)

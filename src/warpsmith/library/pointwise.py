@@ -107,7 +107,8 @@ def plan(graph: Graph, root: str, cut: set[str], leaves: dict, name: str, out: s
         leaf = graph.vals[key[0]]
         base, host = leaves[key[0]]
         kname = base if not any(ld.host == host for ld in loads) else f"{base}_{len(loads)}"
-        flat = leaf.shape == val.shape and all(d in (j, None) for j, d in enumerate(m))
+        flat = leaf.shape == val.shape and all(d in (j, None) for j, d in enumerate(m)) \
+            and not is_part(leaf)
         loads.append(Load(kname, host, m, "flat" if flat else "strided", leaf.dtype))
         names[key] = kname
     if not loads:
@@ -122,6 +123,14 @@ def plan(graph: Graph, root: str, cut: set[str], leaves: dict, name: str, out: s
     return PointwiseKernel(name, rank, tuple(loads), tuple(lines), names[root], out,
                            val.dtype, _sizes(val.shape, loads, whole),
                            tuple(c[:3] for c in cats))
+
+
+def is_part(leaf: Val) -> bool:
+    """A narrow or select of a tensor (graph_parts.py): strided, so loaded at its strides
+    (a flat load would pass `.contiguous()`, a copy of it)."""
+    src = leaf.source
+    return (src[0] == "reshape" and len(src) > 3 and bool(src[3])) or \
+        (src[0] == "temp" and src[2:] == ("part",))
 
 
 def unshared(graph: Graph) -> Graph:
