@@ -22,6 +22,7 @@ TWINS = {
     "geglu_chunk": ("pointwise", 1), "adaln_modulate": ("pointwise", 1),
     "shifted_labels": ("pointwise", 1), "alibi_bias": ("pointwise", 1),
     "window_mask_softcap": ("pointwise", 1), "log10_db": ("pointwise", 1),
+    "sequential_mlp": ("gemm", 2),  # numbered state_dict entries (nn.Sequential)
 }
 
 

@@ -174,7 +174,8 @@ def _declared(trace: Trace, graph) -> tuple | NoPlan:
         if val.kind != "leaf" or val.source[0] != "param":
             continue
         name = val.source[1]
-        if not all(p.isidentifier() and not keyword.iskeyword(p) for p in name.split(".")):
+        if not all((p.isidentifier() and not keyword.iskeyword(p)) or p.isdigit()
+                   for p in name.split(".")):
             return NoPlan(f"state_dict entry {name!r} is no attribute path a ModelNew could "
                           "declare")
         params.append({"name": name, "shape": [Lit(d) for d in val.shape],

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from .graph import Graph, Lit, Val
 from .ops import HELPERS
+from .render import attr
 
 Map = tuple  # of int | None, one entry per dim of a value
 # names the kernels themselves use; an input called so (`mask`) gets another in the kernel
@@ -154,7 +155,7 @@ def leaf_names(graph: Graph, arg_names: tuple[str, ...]) -> dict[str, tuple[str,
             name = arg_names[key]
             names[val.id] = (name + "_in" if name in RESERVED else name, name)
         else:
-            names[val.id] = ("p_" + key.replace(".", "_"), f"self.{key}")
+            names[val.id] = ("p_" + key.replace(".", "_"), attr(key))
     return names
 
 

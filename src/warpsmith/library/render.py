@@ -4,6 +4,7 @@ parameters the reference's state_dict will be loaded into (same names, shapes an
 
 from __future__ import annotations
 
+import keyword
 import textwrap
 from string import Template
 
@@ -56,22 +57,37 @@ def constructor(parameters: list[dict], scalars: dict[str, dict | None],
     scalars and int sizes as attributes."""
     lines = ["    def __init__(self, *args):", "        super().__init__()"]
     made = set()
-    for p in parameters:
-        parts = p["name"].split(".")
+    names = [p["name"].split(".") for p in parameters]
+    for p, parts in zip(parameters, names, strict=True):
         for i in range(1, len(parts)):
             holder = ".".join(parts[:i])
             if holder not in made:
                 made.add(holder)
-                lines.append(f"        self.{holder} = nn.Module()")
+                # a holder of a numbered child (nn.Sequential's "1") is a ModuleDict
+                numbered = any(n[:i] == parts[:i] and len(n) > i and not _named(n[i])
+                               for n in names)
+                kind = "nn.ModuleDict()" if numbered else "nn.Module()"
+                lines.append(f"        {attr(holder)} = {kind}")
         dims = ", ".join(size(d) for d in p["shape"])
         shape = f"({dims},)" if len(p["shape"]) == 1 else f"({dims})"
-        lines.append(f"        self.{p['name']} = nn.Parameter("
+        lines.append(f"        {attr(p['name'])} = nn.Parameter("
                      f"torch.zeros({shape}, dtype=torch.{p['dtype']}))")
-    for attr, spec in scalars.items():
-        lines.append(f"        self.{attr} = {scalar(spec)}")
-    for attr, spec in (sizes or {}).items():
-        lines.append(f"        self.{attr} = {size(spec)}")
+    for name, spec in scalars.items():
+        lines.append(f"        self.{name} = {scalar(spec)}")
+    for name, spec in (sizes or {}).items():
+        lines.append(f"        self.{name} = {size(spec)}")
     return "\n".join(lines) + "\n"
+
+
+def attr(name: str) -> str:
+    """The model's expression for a dotted state_dict name: `self.norm.weight`; a numbered
+    part (an nn.Sequential's index) through the ModuleDict holding it:
+    `self.adaLN_modulation["1"].weight`."""
+    return "self" + "".join(f".{p}" if _named(p) else f'["{p}"]' for p in name.split("."))
+
+
+def _named(part: str) -> bool:
+    return part.isidentifier() and not keyword.iskeyword(part)
 
 
 def dot_precision(params: dict) -> str:
