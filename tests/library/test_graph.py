@@ -53,7 +53,12 @@ TILED = {"cumsum_reverse": {"SCAN_BLOCK_R": 64}, "cumprod_rows": {"SCAN_BLOCK_R"
          "cumsum_exclusive": {"SCAN_BLOCK_R": 64}, "cumsum_middle": {"SCAN_BLOCK_R": 64},
          "scan_epilogue": {"SCAN_BLOCK_R": 64}, "argmax_scaled": {"RED_BLOCK_R": 32},
          "logsumexp_middle": {"RED_BLOCK_R": 128}, "scan_broadcast": {"SCAN_BLOCK_R": 64},
-         "scan_broadcast_rows": {"SCAN_BLOCK_R": 64}}
+         "scan_broadcast_rows": {"SCAN_BLOCK_R": 64},
+         # few long rows cut into chunks, one program each (row_chunks.py): small chunks so
+         # the CPU's small rows take that path, several tiles a chunk
+         "layer_norm_3d": {"RED_CHUNK": 8, "RED_BLOCK_R": 8},
+         "l1_norm_rows": {"RED_CHUNK": 8, "RED_BLOCK_R": 8},
+         "instance_norm": {"RED_CHUNK": 8, "RED_BLOCK_R": 8}}
 
 
 def verify_jobs() -> dict:
@@ -192,3 +197,10 @@ def test_scan_positions_read_as_code():
     assert Pos().flipped(0).text() == "n_scan - r - 1"
     assert Pos().flipped(0).flipped(0) == Pos()
     assert Pos().shifted(1).text() == "r + 1"
+
+
+def test_few_long_rows_are_cut_into_chunks_at_run_time():
+    source = generate(OWN / "layer_norm_3d.py").source
+    # one kernel a pass over (row, chunk), and the one-program row kernel for many rows
+    assert "row_kernel_c2[(math.prod(F[:1]), split)](" in source and "if split > 1:" in source
+    assert "row_kernel[grid](" in source

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import row_finish, row_split
+from . import row_chunks, row_finish, row_split
 from .graph import Decline, Graph, Val
 from .layout import Line, Load, Refused, dims_of, lines_for
 from .row_text import render_row
@@ -59,7 +59,8 @@ class RowKernel:
 
 class RowReduce:
     name = "row_reduce"
-    knobs = {"RED_BLOCK_R": 1024, "RED_BLOCK_I": 32, "RED_WARPS": 4, "FINISH_BLOCK": 1024}
+    knobs = {"RED_BLOCK_R": 1024, "RED_BLOCK_I": 32, "RED_WARPS": 4, "FINISH_BLOCK": 1024,
+             **row_chunks.KNOBS}
 
     def match(self, graph: Graph, ctx) -> tuple | Decline | None:
         reductions = [v for v in graph.vals.values() if v.kind == "reduce"]

@@ -3,6 +3,7 @@ layout; they differ only in how a program finds its rows and a tile its elements
 
 from __future__ import annotations
 
+from . import row_chunks
 from .layout import format_line, runtime_scalars
 from .pointwise import _arg, _host_arg
 
@@ -64,6 +65,8 @@ def render_row(k):
         [_arg(s) for s in scalars] + [blocks]
     kernel = "\n@triton.jit\ndef " + k.name + "(" + ", ".join(params) + "):\n" + \
         "\n".join("    " + b if b else "" for b in body) + "\n"
+    if row_chunks.splits(k):
+        kernel += row_chunks.kernels(k, lay, _pass_text, _load, scalars)
     return Piece(kernel, _launch(k, scalars))
 
 
@@ -180,5 +183,12 @@ def _launch(k, scalars) -> tuple[str, ...]:
         refs = [d for d in ld.dims if d is not None]
         args += [f"math.prod(F[{refs[0]}:{first}])", f"math.prod(F[{refs[-1] + 1}:{last + 1}])"]
     args += [_host_arg(s) for s in scalars]
-    lines += [f"{k.name}[grid](", f"    {', '.join(args)},", f"    {blocks}, num_warps=RED_WARPS)"]
-    return tuple(lines)
+    call = [f"{k.name}[grid](", f"    {', '.join(args)},", f"    {blocks}, num_warps=RED_WARPS)"]
+    if not row_chunks.splits(k):
+        return tuple(lines + call)
+    # few long rows: the same passes over (row, chunk) programs (row_chunks.py)
+    head = len(k.loads) + len(k.outs)
+    chunked = row_chunks.launch(k, args[:head], args[head + 1:], first)
+    return tuple(lines + [row_chunks.split_count(first), "if split > 1:",
+                          *("    " + ln for ln in chunked), "else:",
+                          *("    " + ln for ln in call)])
