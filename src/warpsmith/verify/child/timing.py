@@ -100,6 +100,7 @@ class _Block:
         self.raised, self.tampered = 0, set()
         self.outs: list[list] = []
         self.exported: dict = {}  # the allocations whose handles were sent (child/ipc.py)
+        self.clock = _OwnClock(gpu)
         # the sets' buffers live as long as this: their storages, found once
         self.inputs = [{x.untyped_storage().data_ptr() for x in s if isinstance(x, torch.Tensor)}
                        for s in sets]
@@ -120,7 +121,7 @@ class _Block:
             raise RuntimeError("the trusted side's block is malformed")
         self.guarded, self.launches = {}, []
         stamps = [time.perf_counter()]
-        start = _clock(self.gpu)
+        self.clock.start()
         stamps.append(time.perf_counter())
         for pos, i in enumerate(order):
             if pos == watch:
@@ -130,7 +131,7 @@ class _Block:
             self.outs.append(out)
             self.launches.append(sum(own for _, own in self.guards[0].take()))
         stamps.append(time.perf_counter())
-        self.inprocess_us = _elapsed_us(start, self.gpu)
+        self.inprocess_us = self.clock.stop()
         self.stamps = [*stamps, time.perf_counter()]
 
     def diagnostics(self, go: dict) -> dict:
@@ -193,22 +194,31 @@ def parse_go(line: str) -> dict | None:
     return record if isinstance(record, dict) else None
 
 
-def _clock(gpu: bool):
-    if not gpu:
-        return time.perf_counter()
-    event = torch.cuda.Event(enable_timing=True)
-    event.record()
-    return event
+class _OwnClock:
+    """This process's own time of a block (a diagnostic beside the trusted side's clock):
+    CUDA events on the current stream, made once, the end one recorded as the last call
+    returns; then a device-wide synchronize (work on side streams counts on the trusted
+    clock, which stops at the frame). A synchronize, an event made and a wait on it after
+    the calls measured 230-365 us a block outside these events on the H100, all of it time
+    on the trusted clock."""
 
+    def __init__(self, gpu: bool):
+        self.gpu = gpu
+        if gpu:
+            self.events = [torch.cuda.Event(enable_timing=True) for _ in range(2)]
 
-def _elapsed_us(start, gpu: bool) -> float:
-    if not gpu:
-        return (time.perf_counter() - start) * 1e6
-    torch.cuda.synchronize()  # work on side streams counts
-    end = torch.cuda.Event(enable_timing=True)
-    end.record()
-    end.synchronize()
-    return start.elapsed_time(end) * 1000.0
+    def start(self) -> None:
+        if self.gpu:
+            self.events[0].record()
+        else:
+            self.began = time.perf_counter()
+
+    def stop(self) -> float:
+        if not self.gpu:
+            return (time.perf_counter() - self.began) * 1e6
+        self.events[1].record()
+        torch.cuda.synchronize()
+        return self.events[0].elapsed_time(self.events[1]) * 1000.0
 
 
 def _aliases(outs: list, ptrs: set[int]) -> int:
