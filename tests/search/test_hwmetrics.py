@@ -149,3 +149,26 @@ def test_ncu_profiles_a_verified_kernel_on_the_gpu():
     assert kernel.values["gpu__time_duration.sum"] > 0
     assert kernel.values["dram__bytes_read.sum"] >= RELU_BYTES / 2 * 0.9
     assert metrics.roofline["timed"] and metrics.roofline["gpu"] == "H200"
+
+
+def test_ncu_and_the_candidate_run_in_the_sandbox(monkeypatch, tmp_path):
+    """The profiler's process tree is a sandboxed job like the verifier's worker: its own PID
+    namespace, the job's environment, the task bound in read-only (a stand-in ncu reports
+    where it ran, through the log the real one writes)."""
+    from warpsmith.search.hwmetrics import run_ncu
+    from warpsmith.verify import jail
+
+    if not jail.current().ok:
+        pytest.skip(f"no OS sandbox here: {jail.current().detail}")
+    fake = tmp_path / "bin" / "ncu"
+    fake.parent.mkdir()
+    fake.write_text('#!/bin/sh\nlog=""; task=""\n'
+                    'while [ $# -gt 0 ]; do [ "$1" = "--log-file" ] && log=$2\n'
+                    '  case "$1" in *.py) [ -z "$task" ] && task=$1;; esac; shift; done\n'
+                    'echo "==ERROR== pid=$$ home=$HOME task=$(test -r "$task" && echo read)" > "$log"\n')
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}:{__import__('os').environ['PATH']}")
+    kernels, why = run_ncu(resolve_task("level1/relu"), GOOD.read_text(), "small", timeout_s=60)
+    assert kernels == () and why.startswith("ncu failed: pid="), why
+    fields = dict(f.split("=", 1) for f in why.removeprefix("ncu failed: ").split())
+    assert int(fields["pid"]) < 20 and fields["home"] == "/tmp" and fields["task"] == "read"

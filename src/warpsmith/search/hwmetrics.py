@@ -194,16 +194,22 @@ def ncu_command(ncu: str, task: Task, candidate: Path, shape: str, log: Path) ->
 
 def run_ncu(task: Task, source: str, shape: str, timeout_s: float = NCU_TIMEOUT_S,
             visible: str | None = None) -> tuple[tuple[KernelMetrics, ...], str]:
-    """(kernels, "") when ncu profiled the candidate, else ((), why not)."""
+    """(kernels, "") when ncu profiled the candidate, else ((), why not). ncu and the
+    candidate's process run in the verifier's sandbox (verify/jail.py), as a job of its
+    own: the candidate's code runs nowhere else. Where the sandbox's uid may not read the
+    GPU's counters, ncu says so and the judge falls back to its estimates."""
     from ..config import worker_environment
 
-    with tempfile.TemporaryDirectory(prefix="warpsmith-ncu-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="warpsmith-ncu-") as tmp, \
+            tempfile.TemporaryDirectory(prefix="warpsmith-ncu-cwd-") as cwd:
         tmp_path = Path(tmp)
         candidate, log, output = tmp_path / "candidate.py", tmp_path / "ncu.csv", tmp_path / "out"
         candidate.write_text(source)
-        command = ncu_command(shutil.which("ncu") or "ncu", task, candidate, shape, log)
-        returncode = _run(command, output, tmp_path, worker_environment("cuda", visible),
-                          timeout_s)
+        ncu = shutil.which("ncu") or "ncu"
+        command = ncu_command(ncu, task, candidate, shape, log)
+        returncode = _run(command, output, (Path(cwd), tmp_path),
+                          worker_environment("cuda", visible), timeout_s,
+                          readonly=[task.path, *_install_of(ncu)])
         report = log.read_text(errors="replace") if log.exists() else ""
         printed = _tail(output)
     if returncode is None:
@@ -211,14 +217,35 @@ def run_ncu(task: Task, source: str, shape: str, timeout_s: float = NCU_TIMEOUT_
     return interpret(report, printed, returncode)
 
 
-def _run(command: list[str], output: Path, cwd: Path, env: dict, timeout_s: float) -> int | None:
-    """The exit code, or None at the deadline. ncu and the candidate's process run in a
-    session of their own, which is killed whatever happens (deadline, Ctrl-C, or leftovers
-    after a normal exit), so nothing outlives the call."""
+def _install_of(ncu: str) -> list[Path]:
+    """ncu's own folder, bound into the sandbox read-only in case it sits under a folder the
+    sandbox hides (a home, /opt is not): the launcher finds its parts beside it."""
+    found = Path(ncu).resolve()
+    return [found.parent] if found.exists() else []
+
+
+def _run(command: list[str], output: Path, folders: tuple[Path, Path], env: dict,
+         timeout_s: float, readonly: list[Path] = ()) -> int | None:
+    """The exit code, or None at the deadline. `folders`: the job's scratch cwd and the
+    folder of its candidate, log and output (bound writable). ncu and the candidate's
+    process run in the sandbox, in a session of their own, which is killed whatever happens
+    (deadline, Ctrl-C, or leftovers after a normal exit), so nothing outlives the call."""
+    from ..verify import jail
+
+    sandbox = jail.current()
+    uid = jail.new_uid() if sandbox.ok else None
+    for folder in folders:
+        jail.give(folder, uid)
+    wrapped = jail.wrap(sandbox, command, writable=list(folders), uid=uid, keep_fds=(),
+                        readonly=list(readonly))
     with output.open("wb") as out:
-        proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out,
-                                stderr=subprocess.STDOUT, cwd=cwd, env=env,
-                                start_new_session=True)
+        try:
+            proc = subprocess.Popen(wrapped.argv, stdin=subprocess.DEVNULL, stdout=out,
+                                    stderr=subprocess.STDOUT, cwd=folders[0], env=env,
+                                    start_new_session=True, pass_fds=wrapped.pass_fds)
+        finally:
+            for fd in wrapped.close_after:
+                os.close(fd)
         try:
             return proc.wait(timeout=timeout_s)
         except subprocess.TimeoutExpired:
@@ -303,7 +330,8 @@ def profile_forward(task_file: str, candidate: str, shape: str) -> None:
     import torch
 
     from ..tasks.loader import apply_mode, build, load_task, tf32_policy
-    from ..verify.child.worker import _import_candidate, _load_matching
+    from ..verify.child.models import _load_matching
+    from ..verify.child.worker import _import_candidate
 
     task = load_task(task_file)
     inst = build(task, shape, device="cuda")

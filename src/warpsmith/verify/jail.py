@@ -186,10 +186,12 @@ def wrap(jail: Jail, argv: list[str], writable: list[Path], uid: int | None,
             args += _parents(path, hidden, made, bound) + ["--ro-bind-try", path, path]
             bound.append(path)
     args += ["--perms", "1777", "--size", str(SCRATCH_BYTES), "--tmpfs", str(writable[0])]
-    for path in writable[1:]:
-        args += ["--bind", str(path), str(path)]
-    for path in readonly:
-        args += ["--ro-bind", str(path), str(path)]
+    for flag, paths in (("--bind", writable[1:]), ("--ro-bind", readonly)):
+        for path in map(str, paths):  # the folders above it made traversable, as above
+            if _under_hidden(path, hidden) and path not in hidden:
+                args += _parents(path, hidden, made, bound)
+            args += [flag, path, path]
+            bound.append(path)
     for node in sorted(glob.glob("/dev/nvidia*")):  # the GPU's device nodes, where there are
         args += ["--dev-bind", node, node]
     args += ["--chdir", str(writable[0])]
