@@ -26,7 +26,7 @@ timeout ${CORPORA_S:-300} python3 -m pytest -m gpu -q -rA --tb=short -p no:cache
 echo "corpora rc=$?"; grep -E "^(FAILED|ERROR)|passed|failed" "$OUT/gpu-corpora.log" | tail -25
 # knob sweeps outside the verifier (benchmarks/knob_sweep.py): one "PREFIX GRID" a line
 [ -n "${SWEEPS:-}" ] && while read -r prefix grid; do
-  timeout 90 python3 benchmarks/knob_sweep.py $L1 "$prefix" --grid "$grid" --budget-s 50 \
+  timeout 60 python3 benchmarks/knob_sweep.py $L1 "$prefix" --grid "$grid" --budget-s 40 \
     >> "$OUT/sweep.jsonl" 2>> "$OUT/stderr.log"
 done < "$SWEEPS"
 [ -s "$OUT/sweep.jsonl" ] && cut -c1-160 "$OUT/sweep.jsonl"
