@@ -187,8 +187,9 @@ def test_the_scratch_folder_is_a_bounded_tmpfs_and_the_job_dies_first_on_oom(tmp
     jail.give(scratch, uid)
     code = ("import os\n"
             "open('written_inside', 'w').write('x')\n"
-            "st = os.statvfs('.')\n"
-            "print(open('/proc/self/oom_score_adj').read().strip(), st.f_blocks * st.f_frsize)\n")
+            "st, tmp = os.statvfs('.'), os.statvfs('/tmp')\n"
+            "print(open('/proc/self/oom_score_adj').read().strip(), st.f_blocks * st.f_frsize,\n"
+            "      tmp.f_blocks * tmp.f_frsize)\n")
     wrapped = jail.wrap(jail.current(), [sys.executable, "-c", code], writable=[scratch],
                         uid=uid, keep_fds=())
     try:
@@ -198,8 +199,11 @@ def test_the_scratch_folder_is_a_bounded_tmpfs_and_the_job_dies_first_on_oom(tmp
         for fd in wrapped.close_after:
             os.close(fd)
     assert done.returncode == 0, done.stderr
-    score, size = done.stdout.split()
+    score, size, tmp = done.stdout.split()
     assert int(size) <= jail.SCRATCH_BYTES
+    # the private /tmp is memory: sized by the machine (an eighth of it, 1 to 16 GiB)
+    assert int(tmp) <= jail.tmp_bytes() <= max(1 << 30, os.sysconf("SC_PAGE_SIZE") *
+                                                 os.sysconf("SC_PHYS_PAGES") // 8)
     assert not (scratch / "written_inside").exists()
     if __import__("shutil").which("choom"):
         assert int(score) == jail.OOM_SCORE_ADJ

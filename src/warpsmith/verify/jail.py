@@ -44,7 +44,9 @@ from .. import config
 UID_BASE, UID_SPAN = 1_200_000, 800_000  # far above any real account's uid
 MAX_PROCESSES = 4096  # per job uid: a fork bomb stops here (threads count too)
 MAX_FILE_BYTES = 8 << 30  # one file the candidate writes
-TMP_BYTES = 16 << 30  # its private /tmp (caches of Triton and inductor live there)
+TMP_MAX_BYTES = 16 << 30  # its private /tmp (caches of Triton and inductor live there), at
+TMP_SHARE = 8  # most this and an eighth of the machine's memory: tmpfs pages are memory, and
+# 16 GiB of a 24 GiB machine's was one job's to take
 SCRATCH_BYTES = 1 << 30  # its working folder: bound from the host's /tmp, a disk flood
 OOM_SCORE_ADJ = 1000  # the kernel's OOM killer takes the job before the verifier
 SYSTEM = ("/usr", "/etc", "/opt", "/lib", "/lib64", "/bin", "/sbin", "/var/lib", "/sys",
@@ -178,7 +180,7 @@ def wrap(jail: Jail, argv: list[str], writable: list[Path], uid: int | None,
     hidden = _hidden()
     for path in hidden:
         args += ["--perms", "0755", "--tmpfs", path] if path != "/tmp" else \
-            ["--perms", "1777", "--size", str(TMP_BYTES), "--tmpfs", path]
+            ["--perms", "1777", "--size", str(tmp_bytes()), "--tmpfs", path]
     made: set[str] = set()  # folders made, and folders bound (whose insides come along)
     bound: list[str] = []
     for path in _python_paths():  # a script's own folder in /tmp is on sys.path: a hidden
@@ -206,6 +208,15 @@ def wrap(jail: Jail, argv: list[str], writable: list[Path], uid: int | None,
     args.append("--")
     return Wrapped(_oom_first() + _limits(jail) + args + _drop(uid) + argv, (*keep_fds, *fds),
                    tuple(fds))
+
+
+def tmp_bytes() -> int:
+    """The job's private /tmp: an eighth of this machine's memory, 1 to 16 GiB."""
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError):  # not reported: the smallest size
+        memory = 0
+    return max(1 << 30, min(TMP_MAX_BYTES, memory // TMP_SHARE >> 20 << 20))  # whole MiB
 
 
 def _feed(fds: list[int], data: bytes) -> str:
