@@ -117,9 +117,9 @@ $init
             block = min(BLOCK, triton.next_power_of_2(n_red))
             reduce_rows_kernel[(outer,)](x, out, n_red, BLOCK=block, num_warps=ROW_WARPS)
         else:
-            block_i = min(BLOCK_I, triton.next_power_of_2(inner))
+            block_i = min($block_i, triton.next_power_of_2(inner))
             grid = (outer, triton.cdiv(inner, block_i))
-            reduce_cols_kernel[grid](x, out, n_red, inner, BLOCK_R=BLOCK_R, BLOCK_I=block_i,
+            reduce_cols_kernel[grid](x, out, n_red, inner, BLOCK_R=$block_r, BLOCK_I=block_i,
                                      num_warps=COL_WARPS)
         return out
 '''
@@ -127,23 +127,28 @@ $init
 
 @register("reduce")
 class Reduce:
-    defaults = {"BLOCK": 4096, "ROW_WARPS": 8, "BLOCK_R": 32, "BLOCK_I": 128, "COL_WARPS": 4}
+    # over a middle dim, measured on the H100 at KernelBench's sizes (benchmarks/knob_sweep.py,
+    # docs/benchmarks/raw/knob-sweep-h100-2026-12-05-b.jsonl): a sum 3.79 -> 3.51 ms with
+    # 4 x 512 tiles; an argmax 9.44 -> 3.64 ms with 8 x 256 (32 x 128 kept 3 tiles of state
+    # a lane and ran at a third of eager)
+    defaults = {"BLOCK": 4096, "ROW_WARPS": 8, "BLOCK_R": 4, "BLOCK_I": 512, "COL_WARPS": 4,
+                "ARG_BLOCK_R": 8, "ARG_BLOCK_I": 256}
 
     def render(self, params: dict, tune: dict[str, int]) -> str:
         op = params["op"]
         if op in ARGS:
             other, cmp, pick = ARGS[op]
             kernels = fill(ARG_KERNELS, other=other, cmp=cmp, pick=pick)
-            out_dtype = "torch.int64"
+            out_dtype, blocks = "torch.int64", ("ARG_BLOCK_R", "ARG_BLOCK_I")
         else:
             other, update, final = VALUES[op]
             kernels = fill(VALUE_KERNELS, other=other, update=update, final=final)
-            out_dtype = "x.dtype"
+            out_dtype, blocks = "x.dtype", ("BLOCK_R", "BLOCK_I")
         return header("reduce", tune) + kernels + fill(
             MODEL, init=constructor([], {}), signature=signature(params["args"]),
             x=params["args"][0], first=-params["first"], last=-params["last"],
             kept="(1,) * (last + 1 - first)" if params["keepdim"] else "()",
-            out_dtype=out_dtype)
+            out_dtype=out_dtype, block_r=blocks[0], block_i=blocks[1])
 
 
 # ---- the matcher: which traces this family implements --------------------
