@@ -169,6 +169,10 @@ PASSED_NAMES = frozenset({
     "PYTHONPATH", "PYTHONHOME", "PYTHONHASHSEED", "PYTHONDONTWRITEBYTECODE",
     "PYTHONIOENCODING", "PYTHONUTF8", "PYTHONNOUSERSITE", "VIRTUAL_ENV", "CONDA_PREFIX",
     "CC", "CXX", "CFLAGS", "CXXFLAGS", "LDFLAGS", "MAX_JOBS",
+    # kineto's teardown of CUPTI after a profiling session (the worker profiles its checked
+    # calls; left subscribed, CUPTI's callbacks may slow every later CUDA call: the suspect
+    # for the worker's slow launches on the H100, docs/benchmarks/kernelbench.md)
+    "TEARDOWN_CUPTI",
     # an executor worker's tag (executors/local.WORKER_TAG): every process under it carries it,
     # so a killed worker's candidates are found in /proc and killed with it
     "WARPSMITH_EXECUTOR_WORKER"})
