@@ -23,6 +23,8 @@ TWINS = {
     "shifted_labels": ("pointwise", 1), "alibi_bias": ("pointwise", 1),
     "window_mask_softcap": ("pointwise", 1), "log10_db": ("pointwise", 1),
     "sequential_mlp": ("gemm", 2),  # numbered state_dict entries (nn.Sequential)
+    # a row kernel reading an operand at (image, channel): DiT's per-image shift and scale
+    "adaln_layer_norm": ("row_reduce", 1),
 }
 
 
@@ -38,11 +40,15 @@ SUITE = {"models/bce_with_logits": ("row_reduce", 1),
          # parts of a stored value: GEGLU's halves of a projection, a causal convolution cut
          # to the input's length, each a view of what the product or convolution stored
          "models/geglu": ("gemm+pointwise", 2),
-         "models/causal_conv1d_silu": ("conv+pointwise", 2)}
+         "models/causal_conv1d_silu": ("conv+pointwise", 2),
+         # the adaLN projection's chunks, read by the LayerNorm's row kernel per image
+         "models/dit_adaln_modulation": ("pointwise+gemm+row_reduce", 3)}
 
 
 def verify_jobs() -> dict:
-    return twin_jobs(TWINS, builtin=SUITE)
+    # the modulated LayerNorm again with its rows cut into chunks (row_chunks.py)
+    return twin_jobs(TWINS, builtin=SUITE,
+                     tiled={"adaln_layer_norm": {"RED_CHUNK": 4, "RED_BLOCK_R": 8}})
 
 
 @pytest.mark.parametrize("stem", sorted(TWINS))
@@ -59,7 +65,7 @@ def test_suite_task_is_planned(stem):
     assert (made.family, made.kernels) == SUITE[stem]
 
 
-@pytest.mark.parametrize("stem", sorted(TWINS) + sorted(SUITE))
+@pytest.mark.parametrize("stem", sorted(TWINS) + sorted(SUITE) + ["tiled/adaln_layer_norm"])
 def test_twin_candidate_passes_on_the_cpu(stem, verdicts):
     status, feedback = verdicts[stem]
     assert status == "passed", feedback

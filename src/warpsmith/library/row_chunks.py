@@ -29,7 +29,7 @@ def kernels(k, lay, pass_text, load, scalars) -> str:
     reds = [r for p in k.passes for r in p.reductions]
     params = [f"{ld.name}_ptr" for ld in k.loads] + [f"{o}_ptr" for o in k.outs] + \
         [f"part_{r.name}_ptr" for r in reds] + ["n_red", "CHUNK"] + \
-        [f"{ld.name}_n" for ld in k.loads if ld.kind == "suffix"] + \
+        [f"{ld.name}_n" for ld in k.loads if ld.kind in ("suffix", "prefix")] + \
         [f"{ld.name}_{p}" for ld in k.loads if ld.kind == "suffix_px" for p in ("n", "px")] + \
         [f"{ld.name}_n" for ld in k.loads if ld.kind == "group_tail"] + \
         [_arg(s) for s in scalars] + ["SPLIT: tl.constexpr", "BLOCK_R: tl.constexpr"]

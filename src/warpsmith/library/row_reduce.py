@@ -218,6 +218,12 @@ def _loads(graph, maps, shape, dims, leaves, varies) -> tuple[list[Load], dict, 
                 kept[len(kept) - len(refs) + len(red):]:
             # the last kept dims and the reduced ones: group norm's (G, C/G) weight
             kind = "suffix"
+        elif layout_rows and red and len(refs) > len(red) and \
+                refs[len(refs) - len(red):] == red and \
+                refs[:len(refs) - len(red)] == kept[:len(refs) - len(red)]:
+            # the first kept dims and the reduced ones: DiT's shift and scale, (B, 1, D)
+            # over a LayerNorm of (B, T, D)
+            kind = "prefix"
         elif layout_rows and _pixel_suffix(refs, kept, red):
             # … and only the first reduced ones: its (G, C/G, 1) weight over (C/G, pixels)
             kind = "suffix_px"
@@ -230,8 +236,9 @@ def _loads(graph, maps, shape, dims, leaves, varies) -> tuple[list[Load], dict, 
         else:
             raise Refused(f"operand {leaves[key[0]][1]} is indexed by dims {tuple(refs)} of "
                           f"the reduced tensor; the row kernel reads an operand whole, along "
-                          f"the reduced dims {tuple(red)}, or along the kept dims "
-                          f"{tuple(kept)}")
+                          f"the reduced dims {tuple(red)}, along the kept dims "
+                          f"{tuple(kept)}, or along the first or last kept dims and the "
+                          "reduced ones")
         base, host = leaves[key[0]]
         kname = base if not any(ld.name == base for ld in loads) else f"{base}_{len(loads)}"
         loads.append(Load(kname, host, m, kind, leaf.dtype))
@@ -279,7 +286,7 @@ def _pass(graph, group, targets, maps, names, loads, varies) -> Pass:
     used = {o for ln in loop for o in ln.operands if isinstance(o, str)} | \
         {r.source for r in reds}
     return Pass(before, loop, tuple(ld.name for ld in loads if ld.name in used
-                                    and ld.kind in ("full", "reduced", "suffix",
+                                    and ld.kind in ("full", "reduced", "suffix", "prefix",
                                                     "suffix_px")),
                 tuple(reds))
 

@@ -59,7 +59,7 @@ def render_row(k):
     extra = {"cols": ["n_inner"], "split": ["n_kept", "n_post"]}.get(k.layout, [])
     blocks = "BLOCK_R: tl.constexpr" + (", BLOCK_I: tl.constexpr" if k.layout == "cols" else "")
     params = [f"{ld.name}_ptr" for ld in k.loads] + [f"{o}_ptr" for o in k.outs] + \
-        ["n_red"] + extra + [f"{ld.name}_n" for ld in k.loads if ld.kind == "suffix"] + \
+        ["n_red"] + extra + [f"{ld.name}_n" for ld in k.loads if ld.kind in ("suffix", "prefix")] + \
         [f"{ld.name}_{p}" for ld in k.loads if ld.kind == "suffix_px" for p in ("n", "px")] + \
         [f"{ld.name}_n" for ld in k.loads if ld.kind == "group_tail"] + \
         [_arg(s) for s in scalars] + [blocks]
@@ -133,6 +133,9 @@ def _load(ld, lay) -> str:
     cast = "" if ld.dtype == "bool" else ".to(tl.float32)"
     if ld.kind == "scalar":
         return f"{ld.name} = tl.load({ld.name}_ptr){cast}"
+    if ld.kind == "prefix":  # indexed by the row's first kept dims: row // the others'
+        return (f"{ld.name} = tl.load({ld.name}_ptr + (row // {ld.name}_n) * n_red + r, "
+                f"mask=mask, other=0){cast}")
     if ld.kind == "suffix":  # indexed by the row's last kept dims: row % their product
         return (f"{ld.name} = tl.load({ld.name}_ptr + (row % {ld.name}_n) * n_red + r, "
                 f"mask=mask, other=0){cast}")
@@ -176,7 +179,8 @@ def _launch(k, scalars) -> tuple[str, ...]:
         args.append("n_inner")
         blocks = "BLOCK_R=block_r, BLOCK_I=RED_BLOCK_I"
     args += [f"math.prod(F[{next(d for d in ld.dims if d is not None)}:{first}])"
-             for ld in k.loads if ld.kind == "suffix"]
+             if ld.kind == "suffix" else _prefix_rows(ld, first)
+             for ld in k.loads if ld.kind in ("suffix", "prefix")]
     args += [f"math.prod(F[{next(d for d in ld.dims if d is not None)}:{first}])"
              for ld in k.loads if ld.kind == "group_tail"]
     for ld in (ld for ld in k.loads if ld.kind == "suffix_px"):
@@ -192,3 +196,9 @@ def _launch(k, scalars) -> tuple[str, ...]:
     return tuple(lines + [row_chunks.split_count(first), "if split > 1:",
                           *("    " + ln for ln in chunked), "else:",
                           *("    " + ln for ln in call)])
+
+
+def _prefix_rows(ld, first: int) -> str:
+    """How many rows share one of a "prefix" operand's: the kept dims after its own."""
+    last = max(d for d in ld.dims if d is not None and d < first)
+    return f"math.prod(F[{last + 1}:{first}])"
