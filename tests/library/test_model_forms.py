@@ -42,7 +42,13 @@ SUITE = {"models/bce_with_logits": ("row_reduce", 1),
          "models/geglu": ("gemm+pointwise", 2),
          "models/causal_conv1d_silu": ("conv+pointwise", 2),
          # the adaLN projection's chunks, read by the LayerNorm's row kernel per image
-         "models/dit_adaln_modulation": ("pointwise+gemm+row_reduce", 3)}
+         "models/dit_adaln_modulation": ("pointwise+gemm+row_reduce", 3),
+         # attention through torch.matmul on 4-D heads: (B*H, S, D) views of the (permuted)
+         # inputs, the softmax between the two products placed by the row family
+         "models/attention_softcap": ("gemm+row_reduce", 3),
+         "models/sliding_window_attention": ("gemm+row_reduce", 3),
+         # a norm before a product: the row family's kernels write the operand
+         "models/contrastive_logits": ("row_reduce+gemm+pointwise", 7)}
 
 
 def verify_jobs() -> dict:
@@ -134,3 +140,9 @@ def test_a_part_of_a_stored_value_is_read_at_its_strides():
     assert "mm0_v0.narrow(2, 0, mm0_v0.shape[2] // 2)" in source
     assert ".contiguous()" not in source[source.index("pointwise_kernel[("):]
     assert "cv0.narrow(2, 0, cv0.shape[2] - 3)" in generate("models/causal_conv1d_silu").source
+
+
+def test_a_scale_derived_from_a_size_follows_the_run_time_shape():
+    # attention's `1.0 / math.sqrt(q.shape[-1])`: 0.25 in the trace, moved on the twin
+    source = generate("models/sliding_window_attention").source
+    assert "arg_0_3_rsqrt = 1.0 / math.sqrt(q.shape[3])" in source and " * 0.25" not in source

@@ -169,16 +169,19 @@ def _with_prologue(graph: Graph, stored: Val, vid: str, ctx, depth: int) -> tupl
         src = graph.vals[src].operands[0]
     val = graph.vals[src]
     upstream = _upstream(graph, src, stop=set())
+    temp = f"pro{depth}"
     if val.kind != "op" or any(graph.vals[u].kind not in ("op", "view", "cat")
                                for u in upstream):
-        return Decline(stored.node, graph.ops[stored.node], "an operand is computed before "
-                       "the product by more than pointwise ops (a reduction, a scan or another "
-                       "product in its prologue is not written)")
-    temp = f"pro{depth}"
-    try:
-        kernel = plan(graph, src, set(), ctx.leaves, f"pointwise_kernel_pro{depth}", temp)
-    except Refused as e:
-        return Decline(stored.node, graph.ops[stored.node], f"the product's prologue: {e}")
+        kernels = _placed_prologue(graph, src, temp, ctx, depth)
+        if isinstance(kernels, str):
+            return Decline(stored.node, graph.ops[stored.node], "an operand is computed "
+                           f"before the product by more than pointwise ops, and {kernels}")
+    else:
+        try:
+            kernels = (plan(graph, src, set(), ctx.leaves, f"pointwise_kernel_pro{depth}",
+                            temp),)
+        except Refused as e:
+            return Decline(stored.node, graph.ops[stored.node], f"the product's prologue: {e}")
     vals = dict(graph.vals)
     vals[src] = Val(src, val.shape, val.dtype, "leaf", -1, source=("temp", temp))
     leaves = dict(ctx.leaves) | {src: (temp, temp)}
@@ -188,7 +191,30 @@ def _with_prologue(graph: Graph, stored: Val, vid: str, ctx, depth: int) -> tupl
         vals[rid] = Val(rid, r.shape, r.dtype, "leaf", -1, source=("temp", view))
         leaves[rid] = (f"{temp}_v{i}", view)
     rest = _place_tail(graph, vals, replace(ctx, leaves=leaves), depth)
-    return rest if isinstance(rest, Decline) else (kernel, *rest)
+    return rest if isinstance(rest, Decline) else (*kernels, *rest)
+
+
+def _placed_prologue(graph: Graph, src: str, temp: str, ctx, depth: int) -> tuple | str:
+    """The kernels computing `src` (a softmax before attention's second product, a norm
+    before a product) by the graph families, placed on the graph up to it, the last one
+    writing `temp`; their names suffixed so none clashes with the rest's. Why not, as a
+    clause, where they cannot."""
+    needed = _upstream(graph, src, stop=set())
+    needed |= {o for v in needed for o in graph.vals[v].operands if isinstance(o, str)}
+    sub = Graph({k: v for k, v in graph.vals.items() if k in needed}, src, graph.ops)
+    placed = _place_tail(sub, {k: v for k, v in graph.vals.items() if k in needed}, ctx,
+                         depth)
+    if isinstance(placed, Decline):
+        return f"the graph families do not place what computes it ({placed.reason})"
+    *head, last = placed
+    if getattr(last, "out", None) == "out":
+        last = replace(last, out=temp)
+    elif getattr(last, "outs", None) == ("out",):
+        last = replace(last, outs=(temp,))
+    else:
+        return "its last kernel writes no single tensor a product can read"
+    return tuple(replace(k, name=f"{k.name}_pro{depth}") if hasattr(k, "name") else k
+                 for k in (*head, last))
 
 
 def _cut(graph: Graph, g: Val) -> str:

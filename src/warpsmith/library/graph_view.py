@@ -12,6 +12,7 @@ That covers InstanceNorm written as a view, a batch norm and a view back.
 from __future__ import annotations
 
 import math
+import re
 
 from .graph import Val
 from .ops import Unsupported
@@ -90,6 +91,17 @@ def reshape(builder, index: int, node, src: str) -> None:
     val, meta, trace = builder.vals[src], node.outs[0], builder.trace
     inputs = [(name, m.shape) for name, m in zip(trace.arg_names, trace.inputs, strict=False)
               if m is not None]
+    permuted = _permuted_leaf(builder.vals, src)
+    if permuted is not None and val.kind == "view":  # attention's key.transpose(2, 3) as
+        leaf, order = permuted  # (B*H, D, S) for a bmm: a view of the leaf the forward binds
+        shape = tuple(builder.vals[leaf].shape[d] for d in order)
+        sizes = tuple(re.sub(r"\{h\}\.shape\[(\d+)\]",
+                             lambda m: f"{{h}}.shape[{order[int(m.group(1))]}]", size)
+                      for size in regroup(shape, meta.shape, inputs))
+        turn = "" if list(order) == sorted(order) else f".permute({', '.join(map(str, order))})"
+        builder.put(Val(f"v{index}", meta.shape, meta.dtype, "leaf", -1,
+                        source=("reshape", leaf, sizes, *((turn,) if turn else ()))))
+        return
     sizes = regroup(val.shape, meta.shape, inputs)
     if val.kind == "leaf":
         builder.put(Val(f"v{index}", meta.shape, meta.dtype, "leaf", -1,
@@ -106,6 +118,29 @@ def reshape(builder, index: int, node, src: str) -> None:
     # (contiguous: the reshape is a view of it, gemm._tail); any other family declines it
     builder.put(Val(f"v{index}", meta.shape, meta.dtype, "regroup", index, operands=(src,),
                     span=sizes))
+
+
+def _permuted_leaf(vals: dict, vid: str) -> tuple[str, tuple[int, ...]] | None:
+    """(leaf, order) when `vid` is views of a leaf that only permute its dims and add or
+    broadcast dims of size 1 (a transpose, a same-size expand): the leaf permuted by `order`
+    holds vid's elements in vid's order. None for anything else (a broadcast to a larger
+    size would need a copy)."""
+    val, shown = vals[vid], None
+    while val.kind == "view":
+        src = vals[val.operands[0]]
+        step = val.view
+        shown = step if shown is None else tuple(None if d is None else step[d] for d in shown)
+        val = src
+    if val.kind != "leaf" or shown is None:
+        return None
+    used = [d for d in shown if d is not None]
+    if any(d is None and s != 1 for d, s in zip(shown, vals[vid].shape, strict=True)) or \
+            len(set(used)) != len(used):
+        return None
+    rest = [d for d in range(len(val.shape)) if d not in used]
+    if any(val.shape[d] != 1 for d in rest):
+        return None
+    return val.id, tuple(used + rest)
 
 
 def empty(builder, index: int, node) -> None:

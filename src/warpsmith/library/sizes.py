@@ -3,11 +3,14 @@ reduction="batchmean")` divides by `input.size(0)` in Python, so the trace holds
 and a kernel with `/ 32.0` written in fails every other batch size (the CPU's copy, the
 verifier's secret twin). The task is traced again at a twin shape, every data size grown by a
 different amount; a number that moved to the twin's size of an input dim is that dim's
-run-time size, a `ShapeArg` the forward binds as `float(x.shape[d])`.
+run-time size, a `ShapeArg` the forward binds as `float(x.shape[d])`. So is a number that
+moved as a size's reciprocal, square root or reciprocal square root: attention's
+`1 / math.sqrt(q.shape[-1])`, a mean's `1 / n` (`1.0 / math.sqrt(x.shape[3])`).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 from ..tasks.admission import data_sizes
@@ -18,19 +21,30 @@ from .trace import Trace, Untraceable, trace_shape
 MIN_SIZE = 8  # smaller constants are head counts, kernel sizes, group counts: not grown
 
 
+# form -> (the number from the size, the forward's expression of it over "{n}")
+FORMS = {"size": (float, "float({n})"),
+         "rsqrt": (lambda n: 1.0 / math.sqrt(n), "1.0 / math.sqrt({n})"),
+         "inv": (lambda n: 1.0 / n, "1.0 / {n}"),
+         "sqrt": (math.sqrt, "math.sqrt({n})")}
+
+
 @dataclass(frozen=True)
 class ShapeArg:
-    """A kernel scalar that is the run-time size of forward input `input` along `dim`."""
+    """A kernel scalar that is the run-time size of forward input `input` along `dim`, or
+    that size's reciprocal, square root or reciprocal square root (`form`)."""
 
     input: int
     dim: int
+    form: str = "size"
 
     @property
     def index(self) -> str:  # the kernels name scalars arg{index} (layout.scalar_code)
-        return f"_{self.input}_{self.dim}"
+        tail = "" if self.form == "size" else f"_{self.form}"
+        return f"_{self.input}_{self.dim}{tail}"
 
     def binding(self, arg_names: tuple[str, ...]) -> str:
-        return f"arg{self.index} = float({arg_names[self.input]}.shape[{self.dim}])"
+        size = f"{arg_names[self.input]}.shape[{self.dim}]"
+        return f"arg{self.index} = " + FORMS[self.form][1].format(n=size)
 
 
 def shape_numbers(task: Task, trace: Trace) -> dict[tuple[int, float], ShapeArg]:
@@ -53,14 +67,21 @@ def _number(v) -> bool:
 
 
 def _size_of(trace: Trace, twin: Trace, x, y) -> ShapeArg | None:
-    """The first input dim that is `x` in the trace and `y` in the twin."""
-    for i, (a, b) in enumerate(zip(trace.inputs, twin.inputs, strict=True)):
-        if a is None or b is None or len(a.shape) != len(b.shape):
-            continue
-        for d, (s, t) in enumerate(zip(a.shape, b.shape, strict=True)):
-            if s == x and t == y:
-                return ShapeArg(i, d)
+    """The first input dim that is `x` in the trace and `y` in the twin, as a size first,
+    then in another form."""
+    for form, (of, _) in FORMS.items():
+        for i, (a, b) in enumerate(zip(trace.inputs, twin.inputs, strict=True)):
+            if a is None or b is None or len(a.shape) != len(b.shape):
+                continue
+            for d, (s, t) in enumerate(zip(a.shape, b.shape, strict=True)):
+                if s and t and _same(of(s), x) and _same(of(t), y):
+                    return ShapeArg(i, d, form)
     return None
+
+
+def _same(a: float, b: float) -> bool:
+    """Equal, up to the last bits of another spelling of the same formula."""
+    return a == b or abs(a - b) <= 1e-12 * max(abs(a), abs(b))
 
 
 def _twin(task: Task, shape: str) -> Trace | None:
