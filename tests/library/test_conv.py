@@ -28,7 +28,8 @@ TWINS = {
     "conv2d_strided": ("conv", 1), "conv2d_plain": ("conv", 1), "conv2d_fp16": ("conv", 1),
     "conv1d_strided": ("conv", 1), "conv3d_asym": ("conv", 1), "conv_depthwise": ("conv", 1),
     "conv_pointwise": ("conv", 1), "conv_depthwise_mult_bias": ("conv", 1),
-    "conv1d_depthwise_silu": ("conv", 1), "conv3d_depthwise_fp16": ("conv", 1), "conv_separable": ("conv", 2), "conv_t1d": ("conv", 1),
+    "conv1d_depthwise_silu": ("conv", 1), "conv3d_depthwise_fp16": ("conv", 1),
+    "conv_separable": ("conv", 2), "conv_t1d": ("conv", 1),
     "conv_t2d": ("conv", 1), "conv_t2d_grouped": ("conv", 1), "conv_t3d": ("conv", 1),
     "conv_t3d_grouped": ("conv", 1), "conv_t2d_sparse_taps": ("conv", 1),
     # level 2: the chain after the convolution on its accumulator

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from warpsmith.library import Generated, NotCovered, coverage, generate
+from warpsmith.library import Generated, coverage, generate
 from warpsmith.tasks import load_task
 from warpsmith.tasks.suite import load_suite
 from warpsmith.types import readable_task_name
@@ -112,13 +112,11 @@ def _task(tmp_path, body: str, dtype: str):
     return load_task(path)
 
 
-@pytest.mark.parametrize("body, dtype, words", [
-    ("return self.fc(x / x.sum(-1, keepdim=True))", "float32", "(aten.addmm.default): an "
-     "operand is computed before the product by more than pointwise ops"),
-])
-def test_decline_names_the_product_and_why(tmp_path, body, dtype, words):
-    result = generate(_task(tmp_path, body, dtype))
-    assert isinstance(result, NotCovered) and words in result.reason, result
+def test_a_reduction_before_the_product_is_placed_by_the_graph_families(tmp_path):
+    # x / x.sum(-1): a row kernel writes the operand, its name suffixed, then the product
+    result = generate(_task(tmp_path, "return self.fc(x / x.sum(-1, keepdim=True))", "float32"))
+    assert isinstance(result, Generated), result
+    assert "row_kernel_pro0" in result.source and "gemm_kernel" in result.source
 
 
 def test_a_pointwise_prologue_is_its_own_kernel_before_the_product(tmp_path):

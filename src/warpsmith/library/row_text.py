@@ -59,7 +59,8 @@ def render_row(k):
     extra = {"cols": ["n_inner"], "split": ["n_kept", "n_post"]}.get(k.layout, [])
     blocks = "BLOCK_R: tl.constexpr" + (", BLOCK_I: tl.constexpr" if k.layout == "cols" else "")
     params = [f"{ld.name}_ptr" for ld in k.loads] + [f"{o}_ptr" for o in k.outs] + \
-        ["n_red"] + extra + [f"{ld.name}_n" for ld in k.loads if ld.kind in ("suffix", "prefix")] + \
+        ["n_red"] + extra + \
+        [f"{ld.name}_n" for ld in k.loads if ld.kind in ("suffix", "prefix")] + \
         [f"{ld.name}_{p}" for ld in k.loads if ld.kind == "suffix_px" for p in ("n", "px")] + \
         [f"{ld.name}_n" for ld in k.loads if ld.kind == "group_tail"] + \
         [_arg(s) for s in scalars] + [blocks]
