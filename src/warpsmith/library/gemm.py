@@ -202,8 +202,7 @@ def _placed_prologue(graph: Graph, src: str, temp: str, ctx, depth: int) -> tupl
     needed = _upstream(graph, src, stop=set())
     needed |= {o for v in needed for o in graph.vals[v].operands if isinstance(o, str)}
     sub = Graph({k: v for k, v in graph.vals.items() if k in needed}, src, graph.ops)
-    placed = _place_tail(sub, {k: v for k, v in graph.vals.items() if k in needed}, ctx,
-                         depth)
+    placed = _place_tail(sub, sub.vals, ctx, depth)
     if isinstance(placed, Decline):
         return f"the graph families do not place what computes it ({placed.reason})"
     *head, last = placed

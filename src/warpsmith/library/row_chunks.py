@@ -14,7 +14,6 @@ Only the "rows" layout with an output at the input's shape and no arg-reduction 
 from __future__ import annotations
 
 from .layout import format_line
-from .pointwise import _arg
 
 KNOBS = {"RED_SPLIT": 256, "RED_CHUNK": 16384}
 
@@ -24,15 +23,13 @@ def splits(k) -> bool:
         all(r.combine in ("sum", "max", "min") for p in k.passes for r in p.reductions)
 
 
-def kernels(k, lay, pass_text, load, scalars) -> str:
-    """One kernel per pass; `pass_text` and `load` are row_text's, `lay` its "rows" layout."""
+def kernels(k, lay, pass_text, load, sizes: list[str]) -> str:
+    """One kernel per pass; `pass_text` and `load` are row_text's, `lay` its "rows" layout,
+    `sizes` the row kernel's parameters after n_red (row counts, scalars)."""
     reds = [r for p in k.passes for r in p.reductions]
     params = [f"{ld.name}_ptr" for ld in k.loads] + [f"{o}_ptr" for o in k.outs] + \
-        [f"part_{r.name}_ptr" for r in reds] + ["n_red", "CHUNK"] + \
-        [f"{ld.name}_n" for ld in k.loads if ld.kind in ("suffix", "prefix")] + \
-        [f"{ld.name}_{p}" for ld in k.loads if ld.kind == "suffix_px" for p in ("n", "px")] + \
-        [f"{ld.name}_n" for ld in k.loads if ld.kind == "group_tail"] + \
-        [_arg(s) for s in scalars] + ["SPLIT: tl.constexpr", "BLOCK_R: tl.constexpr"]
+        [f"part_{r.name}_ptr" for r in reds] + ["n_red", "CHUNK"] + sizes + \
+        ["SPLIT: tl.constexpr", "BLOCK_R: tl.constexpr"]
     chunk = dict(lay, loop=["r = start + tl.arange(0, BLOCK_R)", "mask = r < hi"])
     text = ""
     for i, p in enumerate(k.passes):

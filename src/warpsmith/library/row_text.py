@@ -58,17 +58,23 @@ def render_row(k):
     body += _store_text(k, lay)
     extra = {"cols": ["n_inner"], "split": ["n_kept", "n_post"]}.get(k.layout, [])
     blocks = "BLOCK_R: tl.constexpr" + (", BLOCK_I: tl.constexpr" if k.layout == "cols" else "")
+    sizes = _size_params(k, scalars)
     params = [f"{ld.name}_ptr" for ld in k.loads] + [f"{o}_ptr" for o in k.outs] + \
-        ["n_red"] + extra + \
-        [f"{ld.name}_n" for ld in k.loads if ld.kind in ("suffix", "prefix")] + \
-        [f"{ld.name}_{p}" for ld in k.loads if ld.kind == "suffix_px" for p in ("n", "px")] + \
-        [f"{ld.name}_n" for ld in k.loads if ld.kind == "group_tail"] + \
-        [_arg(s) for s in scalars] + [blocks]
+        ["n_red"] + extra + sizes + [blocks]
     kernel = "\n@triton.jit\ndef " + k.name + "(" + ", ".join(params) + "):\n" + \
         "\n".join("    " + b if b else "" for b in body) + "\n"
     if row_chunks.splits(k):
-        kernel += row_chunks.kernels(k, lay, _pass_text, _load, scalars)
+        kernel += row_chunks.kernels(k, lay, _pass_text, _load, sizes)
     return Piece(kernel, _launch(k, scalars))
+
+
+def _size_params(k, scalars) -> list[str]:
+    """The parameters after the layout's sizes: the row counts the suffix and prefix loads
+    index by, then the scalars (the chunked kernels take the same, row_chunks.py)."""
+    return [f"{ld.name}_n" for ld in k.loads if ld.kind in ("suffix", "prefix")] + \
+        [f"{ld.name}_{p}" for ld in k.loads if ld.kind == "suffix_px" for p in ("n", "px")] + \
+        [f"{ld.name}_n" for ld in k.loads if ld.kind == "group_tail"] + \
+        [_arg(s) for s in scalars]
 
 
 def _pass_text(k, p, index: int, lay) -> list[str]:

@@ -5,7 +5,8 @@ verifier's secret twin). The task is traced again at a twin shape, every data si
 different amount; a number that moved to the twin's size of an input dim is that dim's
 run-time size, a `ShapeArg` the forward binds as `float(x.shape[d])`. So is a number that
 moved as a size's reciprocal, square root or reciprocal square root: attention's
-`1 / math.sqrt(q.shape[-1])`, a mean's `1 / n` (`1.0 / math.sqrt(x.shape[3])`).
+`1 / math.sqrt(q.shape[-1])` becomes `1.0 / math.sqrt(q.shape[3])`, a mean's `1 / n`
+becomes `1.0 / x.shape[1]`.
 """
 
 from __future__ import annotations
