@@ -24,14 +24,14 @@ from .types import Task, Verdict
 
 
 def verify(task: Task | str | Path, candidate: Path | str | None = None, device: str | None = None,
-           profile="quick", store=None, use_cache: bool = True, accept_suspect: bool = False,
+           profile="quick", store=None, use_cache: bool = True,
            require_sandbox: bool = False, *, completion: str | None = None) -> Verdict:
     """The verdict on a candidate; the arguments after `candidate` are
     warpsmith.verify.pipeline.verify's."""
     if (candidate is None) == (completion is None):
         raise UsageError("give a candidate (a path or source text) or completion=, not both")
     options = dict(device=device, profile=profile, store=store, use_cache=use_cache,
-                   accept_suspect=accept_suspect, require_sandbox=require_sandbox)
+                   require_sandbox=require_sandbox)
     if completion is not None:
         return _verify_completion(task, completion, options)
     if isinstance(candidate, str) and "\n" in candidate:

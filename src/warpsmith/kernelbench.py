@@ -80,8 +80,9 @@ def eval_kernel_against_ref(
     its own secret seeds: `profile` sets how many), num_perf_trials and timing_method (the
     profile's interleaved blocks), build_dir (builds happen in the candidate's sandbox),
     excessive_speedup_threshold (warpsmith's plausibility gates compare with the roofline
-    floor instead). check_for_excessive_speedup=False counts a `suspect` (implausibly fast)
-    result as correct, as KernelBench would. `device`: a CUDA index or torch.device, or
+    floor instead). check_for_excessive_speedup: metadata["excessive_speedup"] set where the
+    verdict flags an implausibly fast result (re-measured, never failed for it), as
+    KernelBench flags without changing correctness. `device`: a CUDA index or torch.device, or
     "cpu" (the Triton interpreter, correctness only); default: CUDA when present, else CPU.
     `store`: a warpsmith VerdictStore to cache verdicts in (default: none)."""
     if backend not in BACKENDS:
@@ -90,12 +91,15 @@ def eval_kernel_against_ref(
     if verbose:
         log.info("warpsmith verifies the candidate (%s backend)", backend)
     verdict = _verify(original_model_src, custom_model_src, _device(device),
-                      _dtype_name(precision), profile, store, not check_for_excessive_speedup)
-    return result_of(verdict, measure_performance)
+                      _dtype_name(precision), profile, store)
+    result = result_of(verdict, measure_performance)
+    if not check_for_excessive_speedup:
+        result.metadata.pop("excessive_speedup", None)
+    return result
 
 
-def _verify(reference: str, candidate: str, device: str, dtype: str, profile: str, store,
-            accept_suspect: bool) -> Verdict:
+def _verify(reference: str, candidate: str, device: str, dtype: str, profile: str,
+            store) -> Verdict:
     """The verdict on temporary copies of both sources: KernelBench casts the model and the
     inputs to `precision`, which a task says with DTYPE (unless it says so already)."""
     from .verify.pipeline import verify
@@ -107,7 +111,7 @@ def _verify(reference: str, candidate: str, device: str, dtype: str, profile: st
         task.write_text(reference)
         kernel.write_text(candidate)
         return verify(str(task), kernel, device=device, profile=profile, store=store,
-                      use_cache=store is not None, accept_suspect=accept_suspect)
+                      use_cache=store is not None)
 
 
 def _device(device: Any) -> str:
@@ -169,7 +173,8 @@ def _metadata(verdict: Verdict) -> dict:
         meta["correctness_issue"] = reason
     elif verdict.status == "rejected":
         meta["rejected"], meta["rules"] = reason, list(verdict.rules)
-    if verdict.status == "suspect":
+    if verdict.status == "suspect" or any(w.startswith("implausibly-fast")
+                                          for w in verdict.warnings):
         meta["excessive_speedup"] = True
     if verdict.cases:
         checked = [c for c in verdict.cases if c.variant != "timed"]

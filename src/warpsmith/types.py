@@ -79,6 +79,8 @@ class Floor:
     parts: dict[str, float] = field(default_factory=dict)
 
 
+# "suspect" (implausibly fast, held for review) was last given by verifier 10; stored
+# verdicts may still carry it. Since 11 such a result is measured again and flagged.
 STATUSES = ("passed", "suspect", "compile_error", "runtime_error", "incorrect", "rejected",
             "timeout", "crashed", "needs_gpu", "too_large")
 

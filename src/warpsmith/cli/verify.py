@@ -26,8 +26,9 @@ err = output.err_console()  # the spinner shows only on a terminal, never in --j
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON object.")
 @click.option("--no-cache", is_flag=True, help="Verify again even if a stored verdict exists.")
 @common.db_option()
-@click.option("--accept-suspect", is_flag=True,
-              help="Count a reviewed 'suspect' (implausibly fast) result as passed.")
+@click.option("--accept-suspect", is_flag=True, hidden=True,
+              help="No effect since verifier 11: an implausibly fast result is measured "
+                   "again and flagged, never held as 'suspect'.")
 @click.option("--require-sandbox", is_flag=True,
               help="Refuse (exit 2) where candidate code cannot run in the OS sandbox "
                    "(bubblewrap) instead of verifying with `sandbox: none`.")
@@ -58,7 +59,7 @@ def verify_command(task, candidate, device, profile, as_json, no_cache, db,
             # kernels out); the verdict printed here names the file as it was typed
             verdict = verify(task, Path(candidate).absolute(), device=device,
                              profile=profile, store=store, use_cache=not no_cache,
-                             accept_suspect=accept_suspect, require_sandbox=require_sandbox)
+                             require_sandbox=require_sandbox)
     finally:
         store.close()
     if as_json:

@@ -30,9 +30,8 @@ from ..tasks.counting import count_cost
 from ..tasks.suite import resolve_task
 from ..types import Task, Verdict
 from . import baselines as baseline_timer
-from . import collect, gpukernels, gpulock, jail, memplan, offgpu, prestart, static
+from . import collect, gates, gpukernels, gpulock, jail, memplan, offgpu, prestart, static
 from .feedback import feedback_text
-from .gates import apply_gates
 from .outcome import interpret_outcome, stage_times
 from .protocol import Job, job_message
 from .reference import Prepared, checked, prepare
@@ -46,8 +45,9 @@ from .timing import timing_verdict
 # are needs_gpu; 7 since a generator's compile with a lying name is refused, file writers and
 # str subclasses with methods are rejected, and needs_gpu from a runtime error needs that
 # nothing ran on the CPU before it (E52-E54); 10 since the trusted side hands inputs over per
-# call, reads the outputs and times every implementation on its own clock (issue 31)
-VERIFIER_VERSION = "10"
+# call, reads the outputs and times every implementation on its own clock (issue 31); 11
+# since an implausibly fast result is measured again and flagged, never `suspect`
+VERIFIER_VERSION = "11"
 # Verdicts about this machine, not the candidate: never stored, so another machine (or a
 # later run with more memory) verifies again instead of finding them in the cache.
 MACHINE_LIMITS = frozenset({"too_large"})
@@ -66,7 +66,7 @@ def timed_here(device: str) -> bool:
 
 def verify(task: Task | str, candidate: Path | str, device: str | None = None,
            profile: str | VerifyProfile = "quick", store=None, use_cache: bool = True,
-           accept_suspect: bool = False, require_sandbox: bool = False) -> Verdict:
+           require_sandbox: bool = False) -> Verdict:
     """`require_sandbox`: a UsageError where no OS sandbox can be had (jail.py), instead of
     a verdict that says `sandbox: none`."""
     if require_sandbox:
@@ -94,7 +94,7 @@ def verify(task: Task | str, candidate: Path | str, device: str | None = None,
     if verdict is None:
         with gpulock.exclusive(device):
             verdict = _guarded_run(task, src, device, prof, replace(base, warnings=tuple(
-                str(f) for f in scan.warnings)), accept_suspect)
+                str(f) for f in scan.warnings)))
     if not jail.current().ok:  # never silently weaker
         verdict = replace(verdict, warnings=verdict.warnings + (
             f"no OS sandbox: {jail.current().detail}",))
@@ -114,9 +114,9 @@ class Source:
     text: str
 
 
-def _guarded_run(task, candidate: Source, device, prof, base, accept_suspect) -> Verdict:
+def _guarded_run(task, candidate: Source, device, prof, base) -> Verdict:
     try:
-        return _run(task, candidate, device, prof, base, accept_suspect)
+        return _run(task, candidate, device, prof, base)
     except (torch.OutOfMemoryError, MemoryError) as e:  # the plan's estimate fell short
         return replace(base, status="too_large", reasons=(
             f"the verifier ran out of memory holding the task's cases ({type(e).__name__}); "
@@ -143,7 +143,7 @@ def _scan(task: Task, source: str, device: str) -> static.Scan:
     return scan
 
 
-def _run(task, candidate: Source, device, prof, base, accept_suspect) -> Verdict:
+def _run(task, candidate: Source, device, prof, base) -> Verdict:
     """Everything after the static scan (passed), under the GPU's lock."""
     if device == "cuda" and not torch.cuda.is_available():
         return replace(base, status="needs_gpu", reasons=("--device cuda, but no GPU is here",))
@@ -168,9 +168,11 @@ def _run(task, candidate: Source, device, prof, base, accept_suspect) -> Verdict
     stages = {"reference": time.perf_counter() - start}
     base = replace(base, shapes_checked=tuple(prepared.shapes), shapes_skipped=tuple(skipped),
                    warnings=base.warnings + tuple(notes))
-    verdict = _run_candidate(task, candidate, device, prof, prepared, base, stages,
-                             mem.block_sets)
-    return apply_gates(verdict, task, accept_suspect)
+    run = (task, candidate, device, prof, prepared, base)
+    verdict = _run_candidate(*run, dict(stages), mem.block_sets)
+    if gates.implausible(verdict):  # never rejected for being fast: measured again
+        verdict = gates.remeasured(verdict, _run_candidate(*run, dict(stages), mem.block_sets))
+    return gates.apply_gates(verdict)
 
 
 def _static_verdict(scan: static.Scan, base: Verdict, device: str,
