@@ -26,6 +26,9 @@ class VerifyProfile:
     # compile-checked by nvcc: about 45 s of torch's headers on a 2-core machine, so only
     # where the wait is asked for; `needs_gpu` comes in seconds otherwise
     nvcc_with_torch: bool = False
+    # on a GPU, one more forward under compute-sanitizer's memcheck (verify/memcheck.py):
+    # out-of-bounds accesses judged, at 10-100× the kernels' time
+    memcheck: bool = False
 
 
 PROFILES = {
@@ -37,7 +40,7 @@ PROFILES = {
                               timeout_s=900, cpu_max_bytes=64 << 20, warmup_s=0.3, blocks=10,
                               calls_per_block=10, timing_sets=5,
                               compile_modes=("default", "max-autotune-no-cudagraphs"),
-                              nvcc_with_torch=True),
+                              nvcc_with_torch=True, memcheck=True),
 }
 
 

@@ -1,8 +1,11 @@
 """GPU checks: run on the GPU machine (`pytest -m gpu`); skipped where no GPU is present."""
 
+from dataclasses import replace
+
 import pytest
 import torch
 
+from warpsmith.config import profile as get_profile
 from warpsmith.tasks.suite import resolve_task
 from warpsmith.verify.pipeline import verify
 
@@ -26,7 +29,11 @@ def test_honest_candidate_passes_and_is_timed_on_the_gpu(path):
 
 @pytest.mark.parametrize("path", corpus("redteam"), ids=lambda p: p.stem)
 def test_redteam_candidate_is_caught_on_the_gpu(path):
-    v = verify(header(path, "task"), path, device="cuda")
+    """`# gpu: memcheck`: a class only compute-sanitizer sees on a GPU (an unmasked read that
+    stays in mapped memory), judged where a profile asks for it (thorough does)."""
+    memcheck = "# gpu: memcheck" in path.read_text()
+    v = verify(header(path, "task"), path, device="cuda",
+               profile=replace(get_profile("quick"), memcheck=memcheck))
     assert v.status != "passed", f"exploit {header(path, 'exploit')} passed on the GPU"
 
 

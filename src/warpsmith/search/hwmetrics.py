@@ -11,25 +11,21 @@ memory- or compute-bound from the task's FLOPs and bytes, achieved bandwidth and
 The numbers advise the judge; they decide nothing. A candidate could print lines that look
 like ncu's, so the report is read from ncu's own log file, never from the candidate's output.
 
-`python -m warpsmith.search.hwmetrics TASK_FILE CANDIDATE SHAPE` is the profiled process.
+The profiled process is `python -m warpsmith.verify.child.once TASK_FILE CANDIDATE SHAPE`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import dataclasses
-import os
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..types import Task, Verdict
+from ..verify import sandboxed
 
 # Real Nsight Compute metric names (checked with `ncu --query-metrics` on our H200), chosen
 # after CudaForge's 24 and KernelAgent's 28: enough to tell memory-, compute- and latency-bound
@@ -188,7 +184,7 @@ def ncu_command(ncu: str, task: Task, candidate: Path, shape: str, log: Path) ->
     # --print-units base: no auto-scaling, so a value's unit is the same in every report.
     return [ncu, "--clock-control", "none", "--profile-from-start", "off", "--csv",
             "--print-units", "base", "--metrics", ",".join(NCU_METRICS), "--log-file", str(log),
-            sys.executable, "-m", "warpsmith.search.hwmetrics", str(task.path), str(candidate),
+            sys.executable, "-m", "warpsmith.verify.child.once", str(task.path), str(candidate),
             shape]
 
 
@@ -207,59 +203,14 @@ def run_ncu(task: Task, source: str, shape: str, timeout_s: float = NCU_TIMEOUT_
         candidate.write_text(source)
         ncu = shutil.which("ncu") or "ncu"
         command = ncu_command(ncu, task, candidate, shape, log)
-        returncode = _run(command, output, (Path(cwd), tmp_path),
+        returncode = sandboxed.run(command, output, (Path(cwd), tmp_path),
                           worker_environment("cuda", visible), timeout_s,
-                          readonly=[task.path, *_install_of(ncu)])
+                          readonly=[task.path, *sandboxed.install_of(ncu)])
         report = log.read_text(errors="replace") if log.exists() else ""
-        printed = _tail(output)
+        printed = sandboxed.tail(output, MAX_LOG_CHARS)
     if returncode is None:
         return (), f"ncu timed out after {timeout_s:.0f} s"
     return interpret(report, printed, returncode)
-
-
-def _install_of(ncu: str) -> list[Path]:
-    """ncu's own folder, bound into the sandbox read-only in case it sits under a folder the
-    sandbox hides (a home, /opt is not): the launcher finds its parts beside it."""
-    found = Path(ncu).resolve()
-    return [found.parent] if found.exists() else []
-
-
-def _run(command: list[str], output: Path, folders: tuple[Path, Path], env: dict,
-         timeout_s: float, readonly: list[Path] = ()) -> int | None:
-    """The exit code, or None at the deadline. `folders`: the job's scratch cwd and the
-    folder of its candidate, log and output (bound writable). ncu and the candidate's
-    process run in the sandbox, in a session of their own, which is killed whatever happens
-    (deadline, Ctrl-C, or leftovers after a normal exit), so nothing outlives the call."""
-    from ..verify import jail
-
-    sandbox = jail.current()
-    uid = jail.new_uid() if sandbox.ok else None
-    for folder in folders:
-        jail.give(folder, uid)
-    wrapped = jail.wrap(sandbox, command, writable=list(folders), uid=uid, keep_fds=(),
-                        readonly=list(readonly))
-    with output.open("wb") as out:
-        try:
-            proc = subprocess.Popen(wrapped.argv, stdin=subprocess.DEVNULL, stdout=out,
-                                    stderr=subprocess.STDOUT, cwd=folders[0], env=env,
-                                    start_new_session=True, pass_fds=wrapped.pass_fds)
-        finally:
-            for fd in wrapped.close_after:
-                os.close(fd)
-        try:
-            return proc.wait(timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            return None
-        finally:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-
-
-def _tail(path: Path) -> str:
-    with path.open("rb") as f:
-        f.seek(max(0, path.stat().st_size - MAX_LOG_CHARS))
-        return f.read().decode("utf-8", "replace")
 
 
 def interpret(report: str, printed: str, returncode: int) -> tuple[tuple[KernelMetrics, ...],
@@ -319,38 +270,3 @@ def _number(text: str) -> float | None:
         return float(text.replace(",", ""))
     except ValueError:
         return None  # "n/a": the metric does not apply to this kernel or chip
-
-
-# --- the profiled process ---
-
-def profile_forward(task_file: str, candidate: str, shape: str) -> None:
-    """Build the task's inputs and the candidate, run forward once to warm up (Triton compiles
-    and autotunes here), then once more between cudaProfilerStart and Stop, the call ncu sees.
-    Loads the task and candidate as the verifier's worker does."""
-    import torch
-
-    from ..tasks.loader import apply_mode, build, load_task, tf32_policy
-    from ..verify.child.models import _load_matching
-    from ..verify.child.worker import _import_candidate
-
-    task = load_task(task_file)
-    inst = build(task, shape, device="cuda")
-    module = _import_candidate(candidate)
-    with torch.device("cuda"):
-        model = module.ModelNew(*inst.init_inputs)
-    model = model.to("cuda")
-    _load_matching(model, inst.model.state_dict())
-    apply_mode(model, inst.mode)  # the task's MODE, else as constructed (as verified)
-    with torch.no_grad(), tf32_policy(task):
-        model(*inst.inputs)
-        torch.cuda.synchronize()
-        torch.cuda.profiler.start()
-        model(*inst.inputs)
-        torch.cuda.synchronize()
-        torch.cuda.profiler.stop()
-
-
-if __name__ == "__main__":
-    started = time.perf_counter()
-    profile_forward(*sys.argv[1:4])
-    print(f"profiled forward done in {time.perf_counter() - started:.1f} s", flush=True)

@@ -113,8 +113,6 @@ def judge(ctx: RunContext, attempt: Attempt, chain: int, depth: int) -> Advice |
 
 
 def _metrics(ctx: RunContext, attempt: Attempt):
-    # Imported here, not at the top: `python -m warpsmith.search.hwmetrics` (the profiled
-    # process) imports this package first, and runpy warns if that already loaded it.
     from .hwmetrics import collect
 
     # ncu runs the candidate outside the executor, on a GPU it lends: no timed measurement

@@ -30,7 +30,7 @@ from ..tasks.counting import count_cost
 from ..tasks.suite import resolve_task
 from ..types import Task, Verdict
 from . import baselines as baseline_timer
-from . import collect, gates, gpukernels, gpulock, jail, memplan, offgpu, prestart, static
+from . import collect, gates, gpukernels, gpulock, jail, memcheck, memplan, offgpu, prestart, static
 from .feedback import feedback_text
 from .outcome import interpret_outcome, stage_times
 from .protocol import Job, job_message
@@ -172,7 +172,26 @@ def _run(task, candidate: Source, device, prof, base) -> Verdict:
     verdict = _run_candidate(*run, dict(stages), mem.block_sets)
     if gates.implausible(verdict):  # never rejected for being fast: measured again
         verdict = gates.remeasured(verdict, _run_candidate(*run, dict(stages), mem.block_sets))
-    return gates.apply_gates(verdict)
+    verdict = gates.apply_gates(verdict)
+    if device == "cuda" and prof.memcheck and verdict.status == "passed":
+        verdict = memory_safety(task, candidate, verdict)
+    return verdict
+
+
+def memory_safety(task, candidate: Source, verdict: Verdict) -> Verdict:
+    """compute-sanitizer's memcheck over one more forward at the first checked shape: an
+    out-of-bounds access is `runtime_error`, named; where it cannot run, a warning says the
+    GPU's memory safety was not judged."""
+    found = memcheck.check(task, candidate.data, verdict.shapes_checked[0])
+    if not found.ran:
+        return replace(verdict, warnings=verdict.warnings + (
+            f"memory safety not judged on the GPU: {found.why_not}",))
+    if found.findings:
+        return replace(verdict, status="runtime_error", correct=False, reasons=tuple(
+            f"compute-sanitizer memcheck: {f}" for f in found.findings) + (
+            "the outputs compared equal, but a kernel read or wrote outside its tensors",))
+    return replace(verdict, warnings=verdict.warnings + (
+        "memcheck: no out-of-bounds access in one forward (compute-sanitizer)",))
 
 
 def _static_verdict(scan: static.Scan, base: Verdict, device: str,
