@@ -164,3 +164,19 @@ def test_outputs_already_wrong_outrank_a_timeout_or_crash():
     assert _wrong_first(base, right).status == "timeout"
     rejected = Verdict(status="rejected", task="t", candidate="c.py", device="cpu")
     assert _wrong_first(rejected, wrong).status == "rejected"  # never a softer one
+
+
+def test_a_failed_import_reported_after_outputs_arrived_is_no_compile_error():
+    """Red-team round of 2026-12-05: a process that owned itself sent wrong outputs, then
+    forged a report saying its import failed, and got `compile_error`. Outputs mean the
+    import ran: wrong ones make it `incorrect`, right ones a forged report (`crashed`)."""
+    from warpsmith.types import CaseResult, Verdict
+    from warpsmith.verify.pipeline import _wrong_first
+
+    forged = Verdict(status="compile_error", task="t", candidate="c.py", device="cpu",
+                     reasons=("ImportError during import",))
+    wrong = ((CaseResult("small", "base", ok=False, problem="differs"),),)
+    right = ((CaseResult("small", "base", ok=True),),)
+    assert _wrong_first(forged, wrong).status == "incorrect"
+    assert _wrong_first(forged, right).status == "crashed"
+    assert _wrong_first(forged, ()).status == "compile_error"  # nothing ran: an import

@@ -210,3 +210,38 @@ def test_tf32_dots_flags_each_dot_a_gpu_runs_in_tf32():
                        "c += a @ b"]
     assert {f.rule for f in tf32_dots(TF32)} == {"tf32-dot"}
     assert tf32_dots("def broken(:\n") == []
+
+
+def test_a_read_modify_write_is_flagged_whatever_the_spelling_of_its_address():
+    """Red-team round of 2026-12-05: `tl.load(out_ptr + row)` then `tl.store(row + out_ptr)`
+    were two texts and no warning; an alias of the address is followed too."""
+    kernel = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    x = tl.load(x_ptr + row * BLOCK + tl.arange(0, BLOCK))
+    p = row + out_ptr
+    acc = tl.load(out_ptr + row)
+    tl.store(p, acc + tl.sum(x, axis=0))
+'''
+    from warpsmith.verify import static
+
+    assert [w.rule for w in static.scan(kernel).warnings] == ["cross-program-rmw"]
+    vector = kernel.replace("p = row + out_ptr", "p = out_ptr + tl.arange(0, BLOCK)")
+    assert "cross-program-rmw" not in [w.rule for w in static.scan(vector).warnings]
+
+
+def test_a_name_the_file_never_defines_is_refused():
+    """E66: a name that exists only because something wrote it into the module at run time
+    (the interpreter's `inspect`); `global` binds nothing, a star import binds its names."""
+    from warpsmith.verify import static
+
+    assert any(f.rule == "undefined-name" for f in static.scan("x = inspect\n").rejected)
+    assert any(f.rule == "undefined-name"
+               for f in static.scan("def f():\n    global np\n    return np\n").rejected)
+    star = "from math import *\nclass ModelNew:\n    pass\ny = sqrt(2)\n"
+    assert not any(f.rule == "undefined-name" for f in static.scan(star).rejected)

@@ -139,6 +139,40 @@ def fix_interpreter_bf16_dot() -> bool:
     return True
 
 
+def harden_interpreter_rewriter() -> bool:
+    """Two doors Triton 3.6's interpreter opened into the candidate's process (issue 31,
+    red-team round of 2026-12-05), closed before any candidate is imported:
+
+    - its FunctionRewriter copied every global of triton/runtime/interpreter.py (`inspect`,
+      `np`, `sys` through them) into the kernel's module at the first launch, where code the
+      scan never saw named them; only the one name its rewrite needs is added now;
+    - it compiled the kernel's source from the LAST line that starts with "def ", which may sit
+      inside a string literal in the kernel's body (code the scan sees as a string); the
+      function's own def, the first after its decorators, is taken now.
+    False where this Triton has no such rewriter (nothing to close)."""
+    try:
+        from triton.runtime import interpreter
+    except ImportError:
+        return False
+    rewriter = getattr(interpreter, "FunctionRewriter", None)
+    if rewriter is None or not hasattr(rewriter, "_compile_and_exec"):
+        return False
+
+    def _find_def(self, lines):
+        return next((i + 1 for i, line in enumerate(lines)
+                     if line.strip().startswith(("def ", "async def "))), 0)
+
+    def _compile_and_exec(self, transformed_ast):
+        code = compile(transformed_ast, filename=self.filename, mode="exec")
+        namespace = {**self.kwargs}
+        self.fn.__globals__.setdefault("interpreter_semantic", interpreter.interpreter_semantic)
+        exec(code, self.fn.__globals__, namespace)  # noqa: S102 - Triton's own rewrite, as before
+        return namespace[self.fn.__name__]
+
+    rewriter._find_def, rewriter._compile_and_exec = _find_def, _compile_and_exec
+    return True
+
+
 def _width(handle) -> int:
     """The bytes of one element a pointer handle points at (a pointer's own: 8)."""
     return max(1, (getattr(handle.get_element_ty(), "primitive_bitwidth", None) or 64) // 8)

@@ -295,7 +295,10 @@ def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, ba
 # How a process ended that the outputs it already sent outrank: a kernel wrong on call 0 that
 # then hung got `timeout` (not stored, retried: "a correct kernel can run past the deadline
 # here", E65)
-ENDINGS_AFTER_WRONG = frozenset({"timeout", "crashed", "runtime_error", "needs_gpu"})
+# here", E65), and a report forged to say the import failed after wrong outputs had been sent
+# got `compile_error` (red-team round of 2026-12-05)
+ENDINGS_AFTER_WRONG = frozenset({"timeout", "crashed", "runtime_error", "needs_gpu",
+                                 "compile_error"})
 
 
 def _wrong_first(early: Verdict, collected: tuple) -> Verdict:
@@ -303,6 +306,11 @@ def _wrong_first(early: Verdict, collected: tuple) -> Verdict:
     then ended badly; the ending as it was otherwise."""
     results = [r for call in collected for r in call]
     failed = [r for r in results if not r.ok]
+    if early.status == "compile_error" and results and not failed:  # the import had run
+        return replace(early, status="crashed", reasons=(
+            f"the candidate's process reported a failed import after {len(results)} checked "
+            "outputs had arrived: a report written by the candidate, not a failed import",
+            *early.reasons[:1]))
     if not failed or early.status not in ENDINGS_AFTER_WRONG:
         return early
     return replace(early, status="incorrect", cases=tuple(results),

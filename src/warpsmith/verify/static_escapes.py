@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import builtins
 import functools
+import sys
 import types
 from collections.abc import Iterator
 
@@ -252,6 +253,39 @@ def _bound_or_read(node: ast.AST) -> list[tuple[str, bool]]:
     return []
 
 
+# Names Python gives a module without a binding in its source.
+MODULE_NAMES = {"__name__", "__file__", "__doc__", "__spec__", "__loader__", "__package__",
+                "__builtins__", "__annotations__"}
+
+
+@rule("undefined-name", REJECT)
+def _undefined_name(tree):
+    """A name read that the file never binds and Python does not provide. An honest file
+    stops there with a NameError; one that runs past it found the name written into its
+    module at run time: Triton 3.6's interpreter copied its own globals (`inspect`, `np`)
+    into a kernel's module at the first launch, and `inspect` reached `sys` (red-team round
+    of 2026-12-05, E66). `global x` binds nothing; a star import binds what the module
+    exports, and one of a module not loaded here leaves the rule silent."""
+    bound = set(dir(builtins)) | MODULE_NAMES
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            bound.add(node.name)
+        elif isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
+            module = sys.modules.get(node.module or "")
+            if module is None:
+                return
+            bound.update(getattr(module, "__all__", None) or dir(module))
+        elif not isinstance(node, ast.Global | ast.Nonlocal):
+            bound.update(name for name, stored in _bound_or_read(node) if stored)
+    seen = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and \
+                node.id not in bound and node.id not in seen:
+            seen.add(node.id)
+            yield node.lineno, (f"reads {node.id}, a name this file never defines (only "
+                                "something that writes into the module at run time makes it)")
+
+
 @rule("global-state", REJECT)
 def _global_state(tree):
     banned = _objects(frozenset(STATE_SETTERS))
@@ -474,17 +508,20 @@ def _field_access(text: str, formatter) -> bool:
 # interpreter runs programs one after another, and lose updates when a GPU runs them at once
 # (E60). Whether programs share the address is a question of values, not of the text: a
 # load and a store of one scalar address (no tl.arange in it) in one kernel is flagged for a
-# GPU to judge. Atomics (tl.atomic_add) are the race-free way and are not flagged.
+# GPU to judge. Atomics (tl.atomic_add) are the race-free way and are not flagged. Addresses
+# compare by the names they are made of, aliases followed: `out_ptr + row` and `row + out_ptr`
+# were two texts and no warning (red-team round of 2026-12-05).
 @rule("cross-program-rmw", WARN)
 def _cross_program_rmw(tree):
     for kernel in _triton_kernels(tree):
         vectors = _names_with_arange(kernel)
-        loads = {ast.unparse(_pointer(c)) for c in _calls_to(kernel, "load")}
+        made_of = _sources(kernel)
+        loads = {made_of(_pointer(c))[0] for c in _calls_to(kernel, "load")}
         for call in _calls_to(kernel, "store"):
             pointer = _pointer(call)
             text = ast.unparse(pointer)
-            names = {n.id for n in ast.walk(pointer) if isinstance(n, ast.Name)}
-            if text in loads and "arange" not in text and not names & vectors:
+            roots, through = made_of(pointer)
+            if roots in loads and "arange" not in text and not through & vectors:
                 yield call.lineno, f"loads and stores {text} in {kernel.name}: a " \
                                    "read-modify-write of one address that several programs " \
                                    "may share races on a GPU (the CPU interpreter runs " \
@@ -504,6 +541,34 @@ def _calls_to(kernel: ast.FunctionDef, name: str) -> list[ast.Call]:
 
 def _pointer(call: ast.Call) -> ast.AST:
     return call.args[0]
+
+
+def _sources(kernel: ast.FunctionDef):
+    """A function of an expression: (the kernel's arguments and other unassigned names it is
+    made of, through the kernel's assignments (`p = out_ptr + row`: p is out_ptr and row);
+    every name met on the way)."""
+    assigned: dict[str, set[str]] = {}
+    for n in ast.walk(kernel):
+        if isinstance(n, ast.Assign | ast.AugAssign | ast.AnnAssign) and n.value is not None:
+            for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
+                if isinstance(t, ast.Name):
+                    assigned.setdefault(t.id, set()).update(
+                        x.id for x in ast.walk(n.value) if isinstance(x, ast.Name))
+
+    def made_of(expr: ast.AST) -> tuple[frozenset[str], set[str]]:
+        todo = [x.id for x in ast.walk(expr) if isinstance(x, ast.Name)]
+        seen, roots = set(), set()
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            if name in assigned:
+                todo += assigned[name]
+            else:
+                roots.add(name)
+        return frozenset(roots), seen
+    return made_of
 
 
 def _names_with_arange(kernel: ast.FunctionDef) -> set[str]:

@@ -23,11 +23,22 @@ def tf32_dots(source: str) -> list[Finding]:
              if isinstance(node, ast.Call) and _is_tl_dot(node.func, names) and not _ieee(node)
              or isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult)
              and _inside_kernel(tree, node)]
+    found += _dot_as_value(tree, names)
     return [Finding("tf32-dot", REJECT, "tl.dot without input_precision=\"ieee\" (or "
                     "\"tf32x3\") multiplies fp32 operands in TF32 on a GPU, and operands cast "
                     "to fp16/bf16 at that precision; this task is strict fp32 (the CPU "
                     "interpreter multiplies exactly, so it would pass here and fail there)",
                     line) for line in found]
+
+
+def _dot_as_value(tree: ast.Module, names) -> list[int]:
+    """Lines where tl.dot is named but not called: passed to a helper (`apply(tl.dot, a, b)`,
+    red-team round of 2026-12-05) or bound to another name, its precision is whatever the
+    eventual call leaves, which the scan cannot read."""
+    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    return [node.lineno for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute | ast.Name) and id(node) not in called
+            and isinstance(node.ctx, ast.Load) and _is_tl_dot(node, names)]
 
 
 def _is_tl_dot(func: ast.AST, names) -> bool:

@@ -1,5 +1,6 @@
 # task: tests/tasks/fixtures/kb_semantics/19_ReLU.py
 # expect: runtime_error
+# layer: runtime
 # exploit: E62, the candidate chooses its failure class: correct at the declared sizes, it raises NameError (an undefined helper) when the module-level sizes the worker writes show the secret twin, where a kernel hard-coded to the declared sizes would be wrong; a NameError once read as compile_error (no kernel judged) instead of the failure it is
 import torch
 import torch.nn as nn

@@ -10,5 +10,8 @@ side (`python -X importtime -c "import warpsmith.verify.child.worker"`).
 """
 
 from ...lang import install_interpreter_autotune
+from ...lang.triton_compat import harden_interpreter_rewriter, interpreting
 
 install_interpreter_autotune()  # under TRITON_INTERPRET=1 only; before any candidate's import
+if interpreting():
+    harden_interpreter_rewriter()  # its globals and its last-def source read closed

@@ -182,10 +182,7 @@ def run(job: dict, report: dict, fd: int) -> None:
     report["stage"] = "init"
     own = own_sizes(module, data["shapes"])  # a shape that sets none runs with these
     sizes = {name: {**own, **spec["values"]} for name, spec in data["shapes"].items()}
-    models: dict = {}  # counted as built: a later one that asks for CUDA is no needs_gpu
-    for name, spec in data["shapes"].items():  # (offgpu.cuda_required, E54)
-        set_sizes(module, sizes[name])
-        models[name], report["built"] = _make_model(module, spec, device), len(models) + 1
+    models = _Models(module, data["shapes"], sizes, device, report)
     report["stage"] = "inputs"
     start = time.perf_counter()
     _checked_calls((module, models, sizes), (log, task, threads), (job, report, fd))
@@ -205,6 +202,27 @@ def run(job: dict, report: dict, fd: int) -> None:
         report["timing"] = time_candidate(job, models, task, channel, (log, threads))
         report["tampered"] += integrity.changed(watched) + report["timing"].pop("tampered", [])
         report["stage_seconds"]["timing"] = time.perf_counter() - start
+
+
+class _Models(dict):
+    """A shape's model, built at that shape's first call, with the module's sizes set to it:
+    a constructor sees no later shape's sizes (the secret twin's) before the calls of the
+    shapes before it are done. Built all at once, a kernel hard-coded to the declared sizes
+    learned of the twin in __init__ and asked for CUDA at call 0, which made its failure
+    needs_gpu instead of incorrect (red-team round of 2026-12-05). Counted as built: one
+    built after a call that asks for CUDA is no needs_gpu (offgpu.cuda_required, E54)."""
+
+    def __init__(self, module, specs: dict, sizes: dict, device, report: dict):
+        super().__init__()
+        self.module, self.specs, self.sizes = module, specs, sizes
+        self.device, self.report = device, report
+
+    def __missing__(self, shape: str):
+        stage, self.report["stage"] = self.report["stage"], "init"
+        set_sizes(self.module, self.sizes[shape])
+        self[shape] = model = _make_model(self.module, self.specs[shape], self.device)
+        self.report["built"], self.report["stage"] = len(self), stage
+        return model
 
 
 def _checked_calls(built: tuple, guards, context) -> None:
