@@ -14,6 +14,7 @@ are the same. Below 3.4 (no `triton.knobs`) the interpreter's flag is read from 
 
 from __future__ import annotations
 
+import ast
 import os
 
 OLDEST, NEWEST = (3, 6), (3, 9)  # the range tested; pyproject.toml's bound follows it
@@ -145,7 +146,8 @@ def harden_interpreter_rewriter() -> bool:
 
     - its FunctionRewriter copied every global of triton/runtime/interpreter.py (`inspect`,
       `np`, `sys` through them) into the kernel's module at the first launch, where code the
-      scan never saw named them; only the one name its rewrite needs is added now;
+      scan never saw named them; only the names its rewrite itself writes into the kernel
+      (`interpreter_semantic`; 3.9 adds `_InterpreterComparison`) are added now;
     - it compiled the kernel's source from the LAST line that starts with "def ", which may sit
       inside a string literal in the kernel's body (code the scan sees as a string); the
       function's own def, the first after its decorators, is taken now.
@@ -158,19 +160,33 @@ def harden_interpreter_rewriter() -> bool:
     if rewriter is None or not hasattr(rewriter, "_compile_and_exec"):
         return False
 
+    prepare = rewriter._prepare_source
+
     def _find_def(self, lines):
         return next((i + 1 for i, line in enumerate(lines)
                      if line.strip().startswith(("def ", "async def "))), 0)
 
+    def _prepare_source(self, lines):
+        self.warpsmith_source = prepare(self, lines)
+        return self.warpsmith_source
+
     def _compile_and_exec(self, transformed_ast):
         code = compile(transformed_ast, filename=self.filename, mode="exec")
-        namespace = {**self.kwargs}
-        self.fn.__globals__.setdefault("interpreter_semantic", interpreter.interpreter_semantic)
-        exec(code, self.fn.__globals__, namespace)  # noqa: S102 - Triton's own rewrite, as before
+        namespace, fn_globals = {**self.kwargs}, self.fn.__globals__
+        own = _names(ast.parse(self.warpsmith_source))
+        for name in _names(transformed_ast) - own:  # what the rewrite wrote, nothing else
+            if name not in fn_globals and name in vars(interpreter):
+                fn_globals[name] = vars(interpreter)[name]
+        exec(code, fn_globals, namespace)  # noqa: S102 - Triton's own rewrite, as before
         return namespace[self.fn.__name__]
 
     rewriter._find_def, rewriter._compile_and_exec = _find_def, _compile_and_exec
+    rewriter._prepare_source = _prepare_source
     return True
+
+
+def _names(tree) -> set[str]:
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
 
 
 def _width(handle) -> int:
