@@ -106,3 +106,47 @@ def test_a_torch_nn_layers_one_element_default_is_varied_too():
     model = Act()
     assert vary_constants(model) == ["act.weight"]
     assert model.act.weight.item() != 0.25 and model.scale.item() == 2.0
+
+
+class _Rope(nn.Module):
+    def __init__(self, n: int, theta: float):
+        super().__init__()
+        self.register_buffer("inv_freq", 1.0 / theta ** (torch.arange(n) / n), persistent=False)
+
+
+def test_a_non_persistent_buffer_reaches_its_namesake_only():
+    """RoPE's inv_freq is in no state_dict: handed to a candidate entry of the same name and
+    shape (a parameter or a buffer, saved or not), never to another entry of its shape."""
+    from warpsmith.verify.child.models import make_model, spec_of
+
+    class Candidate(nn.Module):
+        def __init__(self, n, theta):
+            super().__init__()
+            self.inv_freq = nn.Parameter(torch.zeros(n))
+            self.other = nn.Parameter(torch.zeros(n))
+
+    class Module:  # what make_model reads of the candidate's module
+        ModelNew = Candidate
+
+    ref = _Rope(8, 10000.0)
+    spec = spec_of(ref, [8, 10000.0], None)
+    assert "inv_freq" not in spec["state_dict"] and "inv_freq" in spec["buffers"]
+    cand = make_model(Module, spec, torch.device("cpu"))
+    assert torch.equal(cand.inv_freq.data, ref.inv_freq)
+    assert torch.equal(cand.other.data, torch.zeros(8))  # never matched by shape alone
+
+
+def test_a_namesake_of_another_shape_keeps_its_own_values():
+    from warpsmith.verify.child.models import make_model, spec_of
+
+    class Candidate(nn.Module):
+        def __init__(self, n, theta):
+            super().__init__()
+            self.register_buffer("inv_freq", torch.zeros(n + 1), persistent=False)
+
+    class Module:
+        ModelNew = Candidate
+
+    cand = make_model(Module, spec_of(_Rope(8, 10000.0), [8, 10000.0], None),
+                      torch.device("cpu"))
+    assert torch.equal(cand.inv_freq, torch.zeros(9))

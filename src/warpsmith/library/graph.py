@@ -417,10 +417,18 @@ def _softmax(self: _Builder, index: int, node: Node) -> None:
 
 def _more_writers() -> dict:
     # the writer modules build on this module's Val and _Builder, so they are imported late
-    from . import graph_conv, graph_gemm, graph_parts, graph_pool, graph_scan, graph_window
+    from . import (
+        graph_conv,
+        graph_gemm,
+        graph_index,
+        graph_parts,
+        graph_pool,
+        graph_scan,
+        graph_window,
+    )
 
     return graph_scan.WRITERS | graph_gemm.WRITERS | _group().WRITERS | graph_pool.WRITERS | \
-        graph_conv.WRITERS | graph_window.WRITERS | graph_parts.WRITERS
+        graph_conv.WRITERS | graph_window.WRITERS | graph_parts.WRITERS | graph_index.WRITERS
 
 
 def _group():

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .graph import Val, _Builder, _dims
 from .graph_view import empty
+from .match import Lit
 from .ops import Unsupported
 from .trace import Node
 
@@ -63,7 +64,14 @@ def _filled(value: float):
         if isinstance(fill, bool) or not isinstance(fill, int | float):
             raise Unsupported(f"fill value {fill!r} is not a number")
         meta = node.outs[0]
-        b.put(Val(f"v{index}", meta.shape, meta.dtype, "op", index, expr=repr(float(fill))))
+        # through operand(): a fill that follows a size (label smoothing's eps / (V - 1))
+        # is read at run time (sizes.py), not written in
+        given = b.operand(index, "fill_value", float(fill))
+        if isinstance(given, Lit):  # a constant, as the scan family looks for it
+            b.put(Val(f"v{index}", meta.shape, meta.dtype, "op", index, expr=repr(float(fill))))
+        else:
+            b.put(Val(f"v{index}", meta.shape, meta.dtype, "op", index, expr="{0}",
+                      operands=(given,)))
     return write
 
 

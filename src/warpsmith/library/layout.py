@@ -148,7 +148,11 @@ def leaf_names(graph: Graph, arg_names: tuple[str, ...]) -> dict[str, tuple[str,
             taken = {host for _, host in names.values()}
             host = next(h for h in (f"{base}_view{n or ''}" for n in range(len(names) + 1))
                         if h not in taken)  # a second part of one leaf (graph_parts.py)
-            names[val.id] = (base if host == f"{base}_view" else host, host)
+            # the kernel's name is the source's only where no kernel of the graph loads the
+            # source itself: rotate_half loads q and its halves in one kernel, where two
+            # parameters named q made a duplicate argument
+            own = base if host == f"{base}_view" and not _loaded(graph, key) else host
+            names[val.id] = (own, host)
         elif kind == "arange":  # the forward makes it (generator.py)
             names[val.id] = (f"pos{val.id}", f"pos{val.id}")
         elif kind == "input":
@@ -157,6 +161,11 @@ def leaf_names(graph: Graph, arg_names: tuple[str, ...]) -> dict[str, tuple[str,
         else:
             names[val.id] = ("p_" + key.replace(".", "_"), attr(key))
     return names
+
+
+def _loaded(graph: Graph, leaf: str) -> bool:
+    """Whether a value other than a leaf bound from it reads the leaf."""
+    return any(leaf in v.operands for v in graph.vals.values() if v.kind != "leaf")
 
 
 def lines_for(graph: Graph, targets: list[str], maps: dict, names: dict, varies) -> list[Line]:

@@ -149,7 +149,7 @@ def _resolve(values: list, inits: list[tuple], path: str) -> dict:
         item = _tuple_item(values, inits, dim)  # (LayerNorm's normalized_shape, level1/40)
         if item is not None:
             return item
-        more = _one_more(values, inits) or _multiple(values, inits)
+        more = _one_more(values, inits) or _multiple(values, inits) or _fraction(values, inits)
         if more is not None:
             return more
     if all(v == values[0] for v in values):
@@ -184,6 +184,20 @@ def _multiple(values: list, inits: list[tuple]) -> dict | None:
             if all(_is_number(init[i]) and not isinstance(init[i], float) and init[i] >= 8
                    and init[i] * k == v for init, v in zip(inits, values, strict=True)):
                 return {"init": i, "times": k}
+    return None
+
+
+def _fraction(values: list, inits: list[tuple]) -> dict | None:
+    """{"init": i, "over": k} where a parameter's size is a size argument divided by a small
+    factor (RoPE's inv_freq holds head_dim // 2 frequencies), so it follows the verifier's
+    twin: declared as the literal 8, it kept the twin's frequencies from it (no entry of
+    that shape) and the kernel read past its end."""
+    for k in MULTIPLES:
+        for i in range(min(len(init) for init in inits)):
+            if all(_is_number(init[i]) and not isinstance(init[i], float) and init[i] >= 8
+                   and init[i] % k == 0 and init[i] // k == v
+                   for init, v in zip(inits, values, strict=True)):
+                return {"init": i, "over": k}
     return None
 
 

@@ -48,6 +48,7 @@ def size(spec: dict) -> str:
     item = f"[{spec['item']}]" if "item" in spec else ""  # an element of a tuple argument
     more = f" + {spec['add']}" if "add" in spec else ""  # match._one_more
     more += f" * {spec['times']}" if "times" in spec else ""  # match._multiple
+    more += f" // {spec['over']}" if "over" in spec else ""  # match._fraction
     return f"int(args[{spec['init']}]{item}){more}"
 
 

@@ -6,7 +6,9 @@ different amount; a number that moved to the twin's size of an input dim is that
 run-time size, a `ShapeArg` the forward binds as `float(x.shape[d])`. So is a number that
 moved as a size's reciprocal, square root or reciprocal square root: attention's
 `1 / math.sqrt(q.shape[-1])` becomes `1.0 / math.sqrt(q.shape[3])`, a mean's `1 / n`
-becomes `1.0 / x.shape[1]`.
+becomes `1.0 / x.shape[1]`. A constant times one of those, or times a size less one (label
+smoothing's `eps / (logits.size(-1) - 1)`), is found the same way: the same constant at both
+shapes (the twin's sizes grew by amounts chosen to tell the forms apart).
 """
 
 from __future__ import annotations
@@ -26,26 +28,34 @@ MIN_SIZE = 8  # smaller constants are head counts, kernel sizes, group counts: n
 FORMS = {"size": (float, "float({n})"),
          "rsqrt": (lambda n: 1.0 / math.sqrt(n), "1.0 / math.sqrt({n})"),
          "inv": (lambda n: 1.0 / n, "1.0 / {n}"),
-         "sqrt": (math.sqrt, "math.sqrt({n})")}
+         "sqrt": (math.sqrt, "math.sqrt({n})"),
+         "less1": (lambda n: n - 1.0, "({n} - 1.0)"),
+         "inv_less1": (lambda n: 1.0 / (n - 1), "1.0 / ({n} - 1.0)")}
 
 
 @dataclass(frozen=True)
 class ShapeArg:
-    """A kernel scalar that is the run-time size of forward input `input` along `dim`, or
-    that size's reciprocal, square root or reciprocal square root (`form`)."""
+    """A kernel scalar that is `scale` times a form of the run-time size of forward input
+    `input` along `dim`: the size, its reciprocal, square root, reciprocal square root, the
+    size less one or its reciprocal (`form`)."""
 
     input: int
     dim: int
     form: str = "size"
+    scale: float = 1.0
 
     @property
     def index(self) -> str:  # the kernels name scalars arg{index} (layout.scalar_code)
         tail = "" if self.form == "size" else f"_{self.form}"
+        if self.scale != 1.0:  # a name per constant: '0.1' -> 'x0p1', '-2e-05' -> 'xm2em05'
+            tail += "_x" + repr(self.scale).translate(str.maketrans(".-+", "pmp"))
         return f"_{self.input}_{self.dim}{tail}"
 
     def binding(self, arg_names: tuple[str, ...]) -> str:
         size = f"{arg_names[self.input]}.shape[{self.dim}]"
-        return f"arg{self.index} = " + FORMS[self.form][1].format(n=size)
+        value = FORMS[self.form][1].format(n=size)
+        return f"arg{self.index} = " + (value if self.scale == 1.0 else
+                                         f"{self.scale!r} * {value}")
 
 
 def shape_numbers(task: Task, trace: Trace) -> dict[tuple[int, float], ShapeArg]:
@@ -69,14 +79,16 @@ def _number(v) -> bool:
 
 def _size_of(trace: Trace, twin: Trace, x, y) -> ShapeArg | None:
     """The first input dim that is `x` in the trace and `y` in the twin, as a size first,
-    then in another form."""
-    for form, (of, _) in FORMS.items():
-        for i, (a, b) in enumerate(zip(trace.inputs, twin.inputs, strict=True)):
-            if a is None or b is None or len(a.shape) != len(b.shape):
-                continue
-            for d, (s, t) in enumerate(zip(a.shape, b.shape, strict=True)):
-                if s and t and _same(of(s), x) and _same(of(t), y):
-                    return ShapeArg(i, d, form)
+    then in another form, then as a constant times a form."""
+    dims = [(i, d, s, t) for i, (a, b) in enumerate(zip(trace.inputs, twin.inputs, strict=True))
+            if a is not None and b is not None and len(a.shape) == len(b.shape)
+            for d, (s, t) in enumerate(zip(a.shape, b.shape, strict=True)) if s > 1 and t > 1]
+    for scaled in (False, True):
+        for form, (of, _) in FORMS.items():
+            for i, d, s, t in dims:
+                scale = x / of(s) if scaled else 1.0
+                if _same(scale * of(s), x) and _same(scale * of(t), y):
+                    return ShapeArg(i, d, form, scale)
     return None
 
 

@@ -57,7 +57,7 @@ class Trace:
     shape: str
     arg_names: tuple[str, ...]  # the reference forward's parameter names
     inputs: tuple[Meta | None, ...]  # None for a forward argument that is not a tensor
-    params: dict[str, Meta]  # every state_dict entry, parameters and buffers alike
+    params: dict[str, Meta]  # every state_dict entry and non-persistent buffer (_state)
     nodes: tuple[Node, ...]
     output: Any  # a Ref, or a tuple of them when forward returns several tensors
     init_inputs: tuple[Any, ...]
@@ -114,7 +114,7 @@ def trace_shape(task: Task, shape: str, replace: dict[int, Any] | None = None
         shape=shape,
         arg_names=_forward_arg_names(inst.model, len(inst.inputs)),
         inputs=tuple(_meta(x) if isinstance(x, torch.Tensor) else None for x in inst.inputs),
-        params={name: _meta(t) for name, t in inst.model.state_dict(keep_vars=True).items()},
+        params={name: _meta(t) for name, t in _state(inst.model).items()},
         nodes=tuple(recorder.nodes),
         output=recorder.value(out),
         init_inputs=tuple(inst.init_inputs),
@@ -138,7 +138,7 @@ class _Recorder(TorchDispatchMode):
                 self._bind(x, Ref("input", i))
 
     def name_state(self, model: torch.nn.Module) -> None:
-        for name, t in model.state_dict(keep_vars=True).items():
+        for name, t in _state(model).items():
             self._bind(t, Ref("param", name))
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
@@ -170,6 +170,14 @@ class _Recorder(TorchDispatchMode):
     def _bind(self, t: torch.Tensor, ref: Ref) -> None:
         self.refs[id(t)] = ref
         self.alive.append(t)
+
+
+def _state(model: torch.nn.Module) -> dict[str, torch.Tensor]:
+    """The state_dict, and the buffers registered with persistent=False (RoPE's inv_freq):
+    the verifier hands those to a candidate entry of the same name (verify/child/models.py),
+    so a kernel may read them as it reads a parameter."""
+    state = dict(model.state_dict(keep_vars=True))
+    return state | {k: t for k, t in model.named_buffers() if k not in state}
 
 
 def _bind_schema(func, args, kwargs) -> list[tuple[str, Any]]:

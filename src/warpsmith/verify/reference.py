@@ -209,6 +209,7 @@ def _prepare_shape(task, shape: Shape, plan, device, prepared: Prepared) -> None
     prepared.models[shape.name] = inst.model
     prepared.shapes[shape.name] = {"init_inputs": inst.init_inputs, "values": shape.values,
                                    "state_dict": _initial_state(inst.model),
+                                   "buffers": _unsaved_buffers(inst.model),
                                    "mode": inst.mode}
     high = exact_dtype(task, device)
     # upcast, not .to(high): Module.to(float64) keeps a complex buffer's real part only (a
@@ -292,6 +293,14 @@ def _initial_state(model: torch.nn.Module) -> dict:
     every reference call updates BatchNorm's running statistics in place."""
     buffers = {name for name, _ in model.named_buffers()}
     return {k: v.clone() if k in buffers else v for k, v in model.state_dict().items()}
+
+
+def _unsaved_buffers(model: torch.nn.Module) -> dict:
+    """Buffers registered with persistent=False (RoPE's inv_freq), which no state_dict holds:
+    the task's constants, handed to a candidate entry of the same name and shape only
+    (child/models.py), never to one matched by shape alone."""
+    saved = model.state_dict()
+    return {k: t.clone() for k, t in model.named_buffers() if k not in saved}
 
 
 def _require_repeatable(task: Task, model, inputs: list, case: Case) -> None:

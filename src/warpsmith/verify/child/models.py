@@ -11,11 +11,20 @@ import torch
 from ...tasks.loader import apply_mode
 
 
+def spec_of(reference: torch.nn.Module, init_inputs, mode) -> dict:
+    """What builds a candidate like the reference (make_model), from the reference model:
+    its state_dict, its non-persistent buffers, the task's MODE."""
+    state = reference.state_dict()
+    return {"init_inputs": init_inputs, "state_dict": state, "mode": mode,
+            "buffers": {k: t for k, t in reference.named_buffers() if k not in state}}
+
+
 def make_model(module, spec: dict, device: torch.device) -> torch.nn.Module:
     with torch.device(device):
         model = module.ModelNew(*spec["init_inputs"])
     model = model.to(device)
     _load_matching(model, spec["state_dict"])
+    _load_unsaved(model, spec.get("buffers", {}))
     return apply_mode(model, spec.get("mode"))  # the task's MODE, else as constructed
 
 
@@ -47,6 +56,17 @@ def _load_matching(model: torch.nn.Module, reference_state: dict) -> None:
             held.data = held.data.to(value.dtype)
     model.load_state_dict({name: reference_state[ref] for ref, name in matching.items()},
                           strict=False)
+
+
+def _load_unsaved(model: torch.nn.Module, buffers: dict) -> None:
+    """The reference's non-persistent buffers into the candidate's parameters or buffers of
+    the same name and shape (saved or not), in the reference's dtype."""
+    own = dict(model.named_parameters()) | dict(model.named_buffers())
+    with torch.no_grad():
+        for name, value in buffers.items():
+            if name in own and own[name].shape == value.shape:
+                held = _parameter_or_buffer(model, name)
+                held.data = value.to(device=held.device, dtype=value.dtype).clone()
 
 
 def _same_kind(a: torch.Tensor, b: torch.Tensor) -> bool:

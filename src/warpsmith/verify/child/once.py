@@ -15,18 +15,16 @@ import time
 def forward_once(task_file: str, candidate: str, shape: str) -> None:
     import torch
 
-    from ...tasks.loader import apply_mode, build, load_task, tf32_policy
-    from .models import _load_matching
+    from ...tasks.loader import build, load_task, tf32_policy
+    from .models import make_model, spec_of
     from .worker import _import_candidate
 
     task = load_task(task_file)
     inst = build(task, shape, device="cuda")
     module = _import_candidate(candidate)
-    with torch.device("cuda"):
-        model = module.ModelNew(*inst.init_inputs)
-    model = model.to("cuda")
-    _load_matching(model, inst.model.state_dict())
-    apply_mode(model, inst.mode)  # the task's MODE, else as constructed (as verified)
+    # built as the worker builds it: the reference's state, the task's MODE
+    model = make_model(module, spec_of(inst.model, inst.init_inputs, inst.mode),
+                       torch.device("cuda"))
     with torch.no_grad(), tf32_policy(task):
         model(*inst.inputs)
         torch.cuda.synchronize()

@@ -77,11 +77,12 @@ def _setup(job: dict, device: str) -> tuple:
     """(task, the inputs at the job's shape, what builds each variant's model)."""
     from ...tasks.loader import build, load_task
     from ..inputs import case_inputs
+    from .models import spec_of
 
     task = load_task(job["task"])
     inst = build(task, job["shape"], device=device, seed=job["seed"])
-    spec = {"init_inputs": inst.init_inputs, "state_dict": inst.model.state_dict(),
-            "mode": inst.mode}  # variants run in the task's MODE, as the verifier runs them
+    # variants run in the task's MODE, as the verifier runs them
+    spec = spec_of(inst.model, inst.init_inputs, inst.mode)
     del inst
     return task, case_inputs(task, job["shape"], device, job["seed"], "base"), spec
 
