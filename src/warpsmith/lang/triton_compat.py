@@ -112,19 +112,27 @@ def watch_interpreter_memory(launched, accessed) -> bool:
     return True
 
 
-def fix_interpreter_bf16_dot() -> bool:
-    """The interpreter keeps bf16 values as their uint16 bits, and its tl.dot multiplied
-    those bits as integers (Triton 3.6: a 16x32 @ 32x16 product off by 5e10), so a correct
-    bf16 GEMM was judged `incorrect` on the CPU. bf16 operands are widened to fp32 first:
-    exact (bf16 is fp32's top half), and what a GPU's bf16 MMA does (exact products, fp32
-    sums). False where this Triton has no interpreter."""
+def fix_interpreter_bf16() -> bool:
+    """The interpreter keeps bf16 values as their uint16 bits, and computed with those bits
+    as a GPU does not, so a correct bf16 kernel was judged `incorrect` on the CPU:
+
+    - its tl.dot multiplied the bits as integers (Triton 3.6: a 16x32 @ 32x16 product off by
+      5e10). bf16 operands are widened to fp32 first: exact (bf16 is fp32's top half), and
+      what a GPU's bf16 MMA does (exact products, fp32 sums);
+    - its cast to bf16 (`.to(tl.bfloat16)`, a store into a bf16 tensor) truncated the
+      mantissa (3.6 and 3.9), where a GPU's `cvt.rn` rounds to nearest even: a DiT
+      modulation's bf16 output erred 3.5 times the reference's own error and failed on some
+      seeds. Casts to bf16 round to nearest even, those from
+      bf16 to any other type read the value, not its bits; a cast that asks for rounding
+      toward zero keeps the interpreter's own.
+
+    False where this Triton has no interpreter."""
     try:
         import numpy as np
         import triton.language as tl
         from triton.runtime.interpreter import InterpreterBuilder, TensorHandle
     except ImportError:
         return False
-    dot = InterpreterBuilder.create_dot
 
     def widened(handle):
         data = np.asarray(handle.data)
@@ -133,10 +141,36 @@ def fix_interpreter_bf16_dot() -> bool:
         bits = data.astype(np.uint32) << np.uint32(16)
         return TensorHandle(bits.view(np.float32), tl.float32)
 
+    def rounded(data) -> TensorHandle:
+        """fp32 (or wider, or integer: through fp32) to bf16 bits, rounded to nearest even,
+        in NumPy: torch here would be a candidate's forward using torch (the worker's guard)."""
+        bits = np.asarray(data).astype(np.float32).view(np.uint32).astype(np.uint64)
+        out = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+        nan = np.isnan(np.asarray(data, dtype=np.float32))
+        out[nan] = ((bits[nan] >> 16) | 0x40).astype(np.uint16)  # stays a (quiet) NaN
+        return TensorHandle(out, tl.bfloat16)
+
+    def convert(original):
+        def cast(self, src, dst_type, *rounding):
+            if rounding and "RTZ" in str(rounding[0]):  # asked for: the interpreter's own
+                return original(self, src, dst_type, *rounding)
+            into, wide = dst_type.scalar, widened(src)
+            if into == tl.bfloat16 and src.dtype.scalar != tl.bfloat16:
+                return rounded(wide.data)
+            if wide is not src and into == tl.float32:
+                return wide
+            return original(self, wide, dst_type, *rounding)
+        return cast
+
+    dot = InterpreterBuilder.create_dot
+
     def create_dot(self, a, b, *rest, **kw):
         return dot(self, widened(a), widened(b), *rest, **kw)
 
     InterpreterBuilder.create_dot = create_dot
+    # create_fp_trunc, create_fp_ext and the int casts are lambdas calling self.cast_impl
+    InterpreterBuilder.cast_impl = convert(InterpreterBuilder.cast_impl)
+    InterpreterBuilder.create_fp_to_fp = convert(InterpreterBuilder.create_fp_to_fp)
     return True
 
 

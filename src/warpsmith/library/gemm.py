@@ -99,7 +99,7 @@ def first_stored(graph: Graph) -> str | None:
 
 def dot_dtype(val: Val, noun: str) -> str:
     """The dtype a tl.dot family computes `val` in: fp32, fp16 or bf16 (the worker widens
-    the interpreter's bf16 products: lang/triton_compat.fix_interpreter_bf16_dot)."""
+    the interpreter's bf16 products: lang/triton_compat.fix_interpreter_bf16)."""
     if val.dtype not in ("float32", "float16", "bfloat16"):
         raise Refused(f"a {val.dtype} {noun}: tl.dot takes fp32, fp16 or bf16 operands here")
     return val.dtype

@@ -31,7 +31,7 @@ from pathlib import Path
 import torch
 from torch.utils._pytree import tree_leaves
 
-from ...lang.triton_compat import fix_interpreter_bf16_dot
+from ...lang.triton_compat import fix_interpreter_bf16
 from ...tasks.loader import load_task, tf32_policy
 from .. import protocol, wire
 from ..protocol import WAIT
@@ -170,7 +170,7 @@ def run(job: dict, report: dict, fd: int) -> None:
     autotune.install()  # under the interpreter: which configs the checked calls ran (E51)
     if device.type == "cpu":
         bounds.install()  # under the interpreter: every access inside a launch's tensors
-        fix_interpreter_bf16_dot()  # a bf16 tl.dot as a GPU computes it
+        fix_interpreter_bf16()  # bf16 products and casts as a GPU computes them
     _warm_guard(device.type)  # lazy imports that compile strings: before the watch
     report["dynamic_code"] = codewatch.install()  # before the import (E29)
     threads = _ThreadWatch()
