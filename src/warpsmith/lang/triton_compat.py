@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import os
+import textwrap
 
 OLDEST, NEWEST = (3, 6), (3, 9)  # the range tested; pyproject.toml's bound follows it
 
@@ -174,6 +175,46 @@ def fix_interpreter_bf16() -> bool:
     return True
 
 
+def emulate_interpreter_tf32() -> bool:
+    """A GPU's fp32 `tl.dot` runs at the precision Triton chose for it (`input_precision`, or
+    `allow_tf32`, or the `fp32_default` knob, or the backend's default "tf32"); the
+    interpreter multiplied exactly whatever it chose, so a strict-fp32 task passed on the CPU
+    a kernel whose products a GPU rounds to TF32, by any route that reaches the knob (red-team
+    round 2: a knob set through a function parameter). Here fp32 operands are rounded as the
+    GPU rounds them: to TF32 (10-bit mantissa, to nearest with ties away from zero, as
+    `cvt.rna.tf32.f32`), and "tf32x3" as three TF32 products (big·big + big·small +
+    small·big, Triton's split). "ieee" stays exact. The worker installs it for tasks that do
+    not allow TF32 (their reference is strict); False where there is no interpreter."""
+    try:
+        import numpy as np
+        import triton.language as tl
+        from triton.runtime.interpreter import InterpreterBuilder, TensorHandle
+    except ImportError:
+        return False
+    dot = InterpreterBuilder.create_dot
+
+    def tf32(data):
+        bits = np.asarray(data, dtype=np.float32).view(np.uint32)
+        finite = np.isfinite(np.asarray(data, dtype=np.float32))
+        rounded = np.where(finite, (bits + np.uint32(0x1000)) & np.uint32(0xFFFFE000), bits)
+        return rounded.astype(np.uint32).view(np.float32)
+
+    def create_dot(self, a, b, d, precision, *rest):
+        mode = getattr(precision, "name", str(precision)).upper()
+        if a.dtype.scalar != tl.float32 or b.dtype.scalar != tl.float32 or "TF32" not in mode:
+            return dot(self, a, b, d, precision, *rest)
+        big_a, big_b = tf32(a.data), tf32(b.data)
+        out = np.matmul(big_a, big_b, dtype=np.float32)
+        if mode == "TF32X3":
+            small_a, small_b = tf32(a.data - big_a), tf32(b.data - big_b)
+            out = np.matmul(small_a, big_b, dtype=np.float32) \
+                + np.matmul(big_a, small_b, dtype=np.float32) + out
+        return TensorHandle(out.astype(d.data.dtype) + d.data, d.dtype.scalar)
+
+    InterpreterBuilder.create_dot = create_dot
+    return True
+
+
 def harden_interpreter_rewriter() -> bool:
     """Two doors Triton 3.6's interpreter opened into the candidate's process (issue 31,
     red-team round of 2026-12-05), closed before any candidate is imported:
@@ -183,8 +224,9 @@ def harden_interpreter_rewriter() -> bool:
       scan never saw named them; only the names its rewrite itself writes into the kernel
       (`interpreter_semantic`; 3.9 adds `_InterpreterComparison`) are added now;
     - it compiled the kernel's source from the LAST line that starts with "def ", which may sit
-      inside a string literal in the kernel's body (code the scan sees as a string); the
-      function's own def, the first after its decorators, is taken now.
+      inside a string literal in the kernel's body (code the scan sees as a string), and a
+      first-"def "-line rule takes one inside a decorator's string argument; the def line and
+      the function's end are taken from Python's own parse of the source now.
     False where this Triton has no such rewriter (nothing to close)."""
     try:
         from triton.runtime import interpreter
@@ -197,11 +239,17 @@ def harden_interpreter_rewriter() -> bool:
     prepare = rewriter._prepare_source
 
     def _find_def(self, lines):
-        return next((i + 1 for i, line in enumerate(lines)
-                     if line.strip().startswith(("def ", "async def "))), 0)
+        """The def line as Python reads the source, and where the function ends: a text
+        scan takes a "def " inside a decorator's string argument for it (round 2)."""
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+        node = tree.body[0] if len(tree.body) == 1 else None
+        if not isinstance(node, ast.FunctionDef) or node.name != self.fn.__name__:
+            raise SyntaxError(f"the source of kernel {self.fn.__name__!r} is not one function")
+        self.warpsmith_end = node.end_lineno
+        return node.lineno
 
     def _prepare_source(self, lines):
-        self.warpsmith_source = prepare(self, lines)
+        self.warpsmith_source = prepare(self, lines[:self.warpsmith_end])
         return self.warpsmith_source
 
     def _compile_and_exec(self, transformed_ast):
