@@ -34,6 +34,11 @@ CUDA_BUILDER = "torch.utils.cpp_extension"
 # where no rule sees it (E29: it switched the dispatch guard off and passed torch.relu).
 # torch.ao's quantization traces the candidate's modules with fx.
 CODEGEN_MODULES = ("torch.fx", "torch.ao")
+# Modules whose helpers hand back the guard's own objects or the real getattr/setattr under
+# names no other rule knows (torch.distributed._local_tensor re-exports the dispatch mode
+# stack: the guard's mode, and its record of forbidden ops, cleared at the end of forward;
+# torch._dynamo's GetAttrBuiltinVariable._fn is builtins.getattr). No kernel needs them.
+UNGUARDED_MODULES = ("torch.distributed", "torch._dynamo")
 # singledispatch's register() evaluates a function's annotations with typing.get_type_hints:
 # a string annotation is eval() in disguise. torch.save/torch.load under any name write and
 # read files (the forbidden-call rule sees them only as `torch.save(...)`).
@@ -136,6 +141,9 @@ def _code_generation(tree):
         if _under(_defined_in(obj), CODEGEN_MODULES):
             yield line, f"uses {path} ({_defined_in(obj)}), which compiles source built from " \
                         "strings (names, targets) into code: exec in disguise"
+        elif _under(_defined_in(obj), UNGUARDED_MODULES):
+            yield line, f"uses {path} ({_defined_in(obj)}): its helpers reach the guard's " \
+                        "own objects and the runtime"
 
 
 # True inside a torch-function mode: the dispatch guard of every checked call and of each
@@ -425,7 +433,8 @@ REACH_NAMES = {
     "_ops", "_python_dispatch", "_mode_utils", "_library", "_custom_ops", "_custom_op",
     "_dispatch", "_subclasses", "_utils_internal", "_import_utils", "_weights_only_unpickler",
     "library", "overrides", "modules", "environ", "ExcludeDispatchKeyGuard",
-    "DisableTorchFunction", "DisableTorchFunctionSubclass", "DispatchKeySet", "DispatchKey"}
+    "DisableTorchFunction", "DisableTorchFunctionSubclass", "DispatchKeySet", "DispatchKey",
+    "fx", "ao", "distributed", "experimental", "proxy_tensor"}
 
 
 @rule("expression-reach", REJECT)
@@ -439,6 +448,86 @@ def _expression_reach(tree):
             yield node.lineno, f"reads .{node.attr} off {ast.unparse(node.value)[:60]}, which " \
                                "the scan cannot resolve: modules off the allow-list are " \
                                "reached that way"
+
+
+# A private name read or written off an expression the scan cannot resolve: a function that
+# returns its argument (`same(torch)._dynamo.variables.GetAttrBuiltinVariable._fn` is the real
+# getattr), a list, a parameter. Behind private names torch keeps the runtime, the mode stack
+# (`.distributed._local_tensor._get_current_dispatch_mode_stack()` handed back the guard's own
+# mode, E69) and the real builtins; a deny-list of them is never complete. A candidate's own
+# private attributes stay its own: `self._x` inside a method of a class of the file, where the
+# file writes `self._x` and never rebinds `self`.
+@rule("private-reach", REJECT)
+def _private_reach(tree):
+    from .static import _module_aliases
+
+    modules = _module_aliases(tree)
+    own = _own_private_attributes(tree)
+    methods_self, methods = _method_self_names(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in methods and \
+                id(node.value) not in methods_self and not _is_super(node.value):
+            yield node.lineno, f"reads the method .{node.attr} off " \
+                               f"{ast.unparse(node.value)[:60]}: called that way its self " \
+                               "is whatever the caller passes, and it reads private names"
+        if not (isinstance(node, ast.Attribute) and _private(node.attr)):
+            continue
+        if _dotted(node).split(".")[0] in modules:
+            continue  # a dotted path off an imported module: the private-api rule's
+        if id(node.value) in methods_self and node.attr in own:
+            continue
+        yield node.lineno, f"reaches .{node.attr} off {ast.unparse(node.value)[:60]}, which " \
+                           "the scan cannot resolve: private names are the runtime's, not a " \
+                           "candidate's (name your own attributes self.{name} in a method)"
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _own_private_attributes(tree) -> set[str]:
+    """Private attribute names the file writes on `self`."""
+    return {t.attr for node in ast.walk(tree) if isinstance(node, ast.Assign | ast.AugAssign
+                                                            | ast.AnnAssign)
+            for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+            and t.value.id == "self" and _private(t.attr)}
+
+
+def _method_self_names(tree) -> tuple[set[int], set[str]]:
+    """ids of the `self` Name nodes inside methods defined in a class body whose first
+    parameter is `self` and which never rebind it (a nested function's `self` is its own), and
+    the names of those methods that read a private name off it (read off anything but `self`
+    or super(), such a method runs with a self the caller chose: `A.go(torch)`)."""
+    found, methods = set(), set()
+    for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
+        for fn in cls.body:
+            if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) or not fn.args.args \
+                    or fn.args.args[0].arg != "self" or fn.decorator_list:
+                continue
+            uses = [n for n in _own_scope(fn) if isinstance(n, ast.Name) and n.id == "self"]
+            if all(isinstance(n.ctx, ast.Load) for n in uses):
+                found |= {id(n) for n in uses}
+                methods |= {fn.name} if any(
+                    isinstance(n, ast.Attribute) and _private(n.attr) and isinstance(
+                        n.value, ast.Name) and n.value.id == "self"
+                    for n in _own_scope(fn)) else set()
+    return found, methods
+
+
+def _is_super(expr: ast.AST) -> bool:
+    return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and \
+        expr.func.id == "super" and not expr.args
+
+
+def _own_scope(fn) -> Iterator[ast.AST]:
+    """The nodes of a function's body, not those of functions, lambdas or classes inside it."""
+    todo = list(fn.body)
+    while todo:
+        node = todo.pop()
+        yield node
+        todo += [c for c in ast.iter_child_nodes(node) if not isinstance(
+            c, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef)]
 
 
 # An integer made a pointer inside a kernel: under the interpreter a pointer is a host address,

@@ -104,14 +104,17 @@ def _switched_off() -> list[str]:
 
 
 class OpGuard:
-    """Context manager recording forbidden ATen op names run during one forward call."""
+    """Context manager recording forbidden ATen op names run during one forward call.
+
+    The modes on torch's stack (which torch helpers hand to anyone who asks: E69) hold only
+    closures over the record, never the guard or the record itself; reaching those takes
+    a closure's cell, a dunder the scan refuses. The guard's own code and its modes' are
+    compared at exit with what was loaded, so a patch made during the call is recorded."""
 
     def __init__(self, allowed_torch: tuple[str, ...]):
-        self.allowed_functions = set(allowed_torch)
-        self.allowed_ops = {f"aten::{name.rsplit('.', 1)[-1]}" for name in allowed_torch}
-        self.inside_allowed = 0
         self.forbidden: set[str] = set()
-        self._modes = (_FunctionMode(self), _DispatchMode(self))
+        self._modes = _modes(allowed_torch, self.forbidden)
+        self._made = [dict(object.__getattribute__(m, "__dict__")) for m in self._modes]
 
     def __enter__(self):
         self.forbidden.update(_outside_the_guard() + _SWITCHED + _switched_off())
@@ -122,27 +125,56 @@ class OpGuard:
     def __exit__(self, *exc):
         for mode in reversed(self._modes):
             mode.__exit__(*exc)
-        # a fork or a thread started in forward, a switch used or left on
-        self.forbidden.update(_outside_the_guard() + _SWITCHED + _switched_off())
+        # a fork or a thread started in forward, a switch used or left on, the guard patched
+        self.forbidden.update(_outside_the_guard() + _SWITCHED + _switched_off()
+                              + _patched(self._modes, self._made))
 
-    def check(self, func) -> None:
-        if self.inside_allowed:
+
+def _modes(allowed_torch: tuple[str, ...], forbidden: set[str]):
+    """The two modes, sharing a record and an allowed-function depth only through closures."""
+    allowed_functions = frozenset(allowed_torch)
+    allowed_ops = frozenset(f"aten::{name.rsplit('.', 1)[-1]}" for name in allowed_torch)
+    inside_allowed = [0]
+
+    def check(func) -> None:
+        if inside_allowed[0]:
             return
         if _function_all_off():  # ops under DisableTorchFunction: host reads unseen there
-            self.forbidden.add("torch functions switched off (DisableTorchFunction)")
+            forbidden.add("torch functions switched off (DisableTorchFunction)")
         namespace, name = func.namespace, func.overloadpacket.__name__
         base = name.rstrip("_") or name
         if namespace != "aten" or base not in ALWAYS_ALLOWED and name not in ALWAYS_ALLOWED \
-                and f"aten::{base}" not in self.allowed_ops:
-            self.forbidden.add(f"{namespace}.{name}")
+                and f"aten::{base}" not in allowed_ops:
+            forbidden.add(f"{namespace}.{name}")
 
-    def check_function(self, qualified: str) -> None:
-        if self.inside_allowed:
-            return
-        if qualified in HOST_ACCESS:
-            self.forbidden.add(f"{qualified} (tensor data on the host)")
-        if _key_excluded(_PYTHON_KEY):  # the dispatch mode cannot see what this one runs
-            self.forbidden.add(f"{qualified} with the Python dispatch key excluded")
+    def check_function(qualified: str) -> int:
+        """Records host access; the depth change an allowed function makes (1 or 0)."""
+        if not inside_allowed[0]:
+            if qualified in HOST_ACCESS:
+                forbidden.add(f"{qualified} (tensor data on the host)")
+            if _key_excluded(_PYTHON_KEY):  # the dispatch mode cannot see what this one runs
+                forbidden.add(f"{qualified} with the Python dispatch key excluded")
+        allowed = qualified in allowed_functions
+        inside_allowed[0] += allowed
+        return allowed
+
+    def leave(allowed: int) -> None:
+        inside_allowed[0] -= allowed
+
+    return _FunctionMode(check_function, leave), _DispatchMode(check)
+
+
+def _patched(modes, made: list[dict]) -> list[str]:
+    """The guard's code as loaded: its classes' attributes, and its modes' own as made (the
+    names and values; torch's base class keeps its flags there too, compared by name)."""
+    changed = [cls.__qualname__ for cls, attrs in _LOADED.items()
+               if dict(type.__getattribute__(cls, "__dict__")) != attrs]
+    for mode, attrs in zip(modes, made, strict=True):
+        now = object.__getattribute__(mode, "__dict__")
+        if type(mode) not in _LOADED or set(now) != set(attrs) or any(
+                now[k] is not v for k, v in attrs.items() if k in _MODE_ATTRS):
+            changed.append(type(mode).__qualname__)
+    return [f"the op guard changed during the call ({', '.join(changed)})"] * bool(changed)
 
 
 def _outside_the_guard() -> list[str]:
@@ -200,29 +232,32 @@ def _native(thread: threading.Thread) -> bool:
 
 
 class _FunctionMode(TorchFunctionMode):
-    def __init__(self, guard: OpGuard):
+    def __init__(self, check_function, leave):
         super().__init__()
-        self.guard = guard
+        self.check_function, self.leave = check_function, leave
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
-        qualified = _qualified(func)
-        self.guard.check_function(qualified)
-        allowed = qualified in self.guard.allowed_functions
-        self.guard.inside_allowed += allowed
+        allowed = self.check_function(_qualified(func))
         try:
             return func(*args, **(kwargs or {}))
         finally:
-            self.guard.inside_allowed -= allowed
+            self.leave(allowed)
 
 
 class _DispatchMode(TorchDispatchMode):
-    def __init__(self, guard: OpGuard):
+    def __init__(self, check):
         super().__init__()
-        self.guard = guard
+        self.check = check
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        self.guard.check(func)
+        self.check(func)
         return func(*args, **(kwargs or {}))
+
+
+# What the guard's classes held when the harness loaded, and the attributes its modes set
+# themselves (compared by value; torch's base class adds its own, compared by name).
+_LOADED = {cls: dict(vars(cls)) for cls in (OpGuard, _FunctionMode, _DispatchMode)}
+_MODE_ATTRS = {"check_function", "leave", "check"}
 
 
 def _qualified(func) -> str:
