@@ -215,6 +215,36 @@ def emulate_interpreter_tf32() -> bool:
     return True
 
 
+def interpret_programs_in_any_order() -> bool:
+    """A GPU runs the programs of one launch at once, in no order; the interpreter ran them one
+    after another in grid order, so a kernel whose program j read what program j-1 had
+    stored (a cumsum carrying the previous block's total: red-team round 3) was exact on the
+    CPU and a race on a GPU. Here each launch's programs run in a fresh random order (the
+    grid is visited as before, each index mapped through a permutation drawn from the OS), so
+    an order-dependent kernel gives wrong results on the CPU as well. False where there is no
+    interpreter."""
+    try:
+        import numpy as np
+        from triton.runtime.interpreter import InterpreterBuilder
+    except ImportError:
+        return False
+    set_dim, set_idx = InterpreterBuilder.set_grid_dim, InterpreterBuilder.set_grid_idx
+    orders: dict[int, tuple] = {}  # builder -> (grid, permutation of its flat indices)
+
+    def set_grid_dim(self, nx, ny, nz):
+        set_dim(self, nx, ny, nz)
+        rng = np.random.default_rng(int.from_bytes(os.urandom(8), "little"))
+        orders[id(self)] = ((nx, ny, nz), rng.permutation(nx * ny * nz))
+
+    def set_grid_idx(self, x, y, z):
+        (_, ny, nz), order = orders[id(self)]
+        flat = int(order[(x * ny + y) * nz + z])
+        set_idx(self, flat // (ny * nz), flat // nz % ny, flat % nz)
+
+    InterpreterBuilder.set_grid_dim, InterpreterBuilder.set_grid_idx = set_grid_dim, set_grid_idx
+    return True
+
+
 def harden_interpreter_rewriter() -> bool:
     """Two doors Triton 3.6's interpreter opened into the candidate's process (issue 31,
     red-team round of 2026-12-05), closed before any candidate is imported:

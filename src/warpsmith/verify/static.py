@@ -321,7 +321,7 @@ def _alias_targets(tree: ast.Module) -> dict[str, str]:
     return names
 
 
-from . import static_escapes, static_rules  # noqa: E402,F401  (they register their rules)
+from . import static_escapes, static_kernels, static_rules  # noqa: E402,F401  (they register their rules)
 from .static_tf32 import tf32_dots  # noqa: E402,F401  (the pipeline calls it for strict fp32)
 
 

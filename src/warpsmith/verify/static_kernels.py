@@ -1,0 +1,136 @@
+"""Host Python computing inside a Triton kernel (red-team round 3): under the CPU interpreter a
+kernel's body is plain Python, so `float(str(tl.load(p)))`, `math.exp(v)` or a list's
+`.append` compute on the host, exactly, where a GPU compiles nothing of the kind (Triton's
+compiler runs Python functions only on compile-time values). A kernel, and every plain
+function it calls, may call Triton's own functions, other kernels, the value methods of
+triton.language, a few builtins the compiler knows; anything else only on compile-time values
+(constants, constexpr parameters, shapes and dtypes). Registered into static.RULES.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from collections.abc import Iterator
+
+from . import static_rules
+from .static_base import REJECT, _triton_kernels, rule
+
+# Builtins Triton's code generator maps or runs (range, min, max, print) or that act on tuples
+# and tensors as the compiler does; int/float/bool only on compile-time values (below).
+KERNEL_BUILTINS = {"range", "len", "min", "max", "print", "isinstance", "abs", "tuple"}
+COMPILE_TIME_ONLY = {"int", "float", "bool"}
+# Attributes of a kernel value that the compiler knows at compile time.
+STATIC_ATTRIBUTES = {"shape", "dtype", "type", "element_ty", "numel", "primitive_bitwidth",
+                     "value", "block_shape", "scalar"}
+
+
+@functools.lru_cache(maxsize=1)
+def value_methods() -> frozenset[str]:
+    """Public methods of triton.language's value classes (tensor, block pointers,
+    descriptors, dtypes): what `x.to(...)`, `desc.load(...)` may name."""
+    import inspect
+
+    import triton.language as tl
+
+    return frozenset(name for _, cls in inspect.getmembers(tl.core, inspect.isclass)
+                     for name in dir(cls) if not name.startswith("_"))
+
+
+@rule("host-python-in-kernel", REJECT)
+def _host_python(tree):
+    names = static_rules.bindings(tree)
+    _, returns = static_rules._reference_bindings(tree)
+    jit = {k.name for k in _triton_kernels(tree)}
+    plain = {n.name: n for n in ast.walk(tree)
+             if isinstance(n, ast.FunctionDef) and n.name not in jit}
+    seen, todo = set(), list(_triton_kernels(tree))
+    while todo:
+        fn = todo.pop()
+        if id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        static = _compile_time_names(fn, tree)
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Call):
+                callee = _callee(node, names, returns, jit | set(_params(fn)), set(plain))
+                if callee == "plain":
+                    todo.append(plain[node.func.id])
+                elif callee is None and not _all_static(node, static):
+                    yield node.lineno, f"calls {ast.unparse(node.func)[:40]} on a value the " \
+                        "kernel computes: host Python, which a GPU cannot compile, computing " \
+                        "on the CPU (use triton.language, or compile-time values only)"
+            elif _formats(node) and not _all_static(node, static):
+                yield node.lineno, "formats a kernel value into a string: its data on the host"
+
+
+def _formats(node: ast.AST) -> bool:
+    """An f-string, or `"..." % value`."""
+    return isinstance(node, ast.JoinedStr) or isinstance(node, ast.BinOp) and isinstance(
+        node.op, ast.Mod) and isinstance(node.left, ast.Constant) and isinstance(
+        node.left.value, str)
+
+
+def _callee(call: ast.Call, names, returns, jit: set[str], plain: set[str]) -> str | None:
+    """What kind of function a kernel calls: "triton", "jit", "builtin", "method", "plain" (a
+    function of the file, checked as kernel code) or None (host Python)."""
+    func = call.func
+    if any(p == "triton" or p.startswith("triton.")
+           for p in static_rules.paths_of(func, names, returns)):
+        return "triton"
+    if isinstance(func, ast.Name):
+        if func.id in jit:  # a kernel, or one passed in as a constexpr parameter
+            return "jit"
+        if func.id in plain:
+            return "plain"
+        if func.id in KERNEL_BUILTINS and func.id not in names and \
+                not (func.id == "print" and call.keywords):
+            return "builtin"
+        return None
+    if isinstance(func, ast.Attribute) and func.attr in value_methods() and \
+            not static_rules.paths_of(func.value, names, returns):
+        return "method"
+    return None
+
+
+def _params(fn: ast.FunctionDef) -> Iterator[str]:
+    args = fn.args
+    yield from (a.arg for a in args.posonlyargs + args.args + args.kwonlyargs)
+
+
+def _compile_time_names(fn: ast.FunctionDef, tree: ast.Module) -> set[str]:
+    """Names a kernel knows at compile time: constexpr parameters, module constants, and
+    names assigned only from those (to a fixpoint)."""
+    static = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs
+              if a.annotation is not None and "constexpr" in ast.unparse(a.annotation)}
+    static |= {t.id for node in tree.body if isinstance(node, ast.Assign)
+               for t in node.targets if isinstance(t, ast.Name)
+               and _all_static(node.value, set())}
+    assigned = [(t.id, node.value) for node in ast.walk(fn)
+                if isinstance(node, ast.Assign) for t in node.targets
+                if isinstance(t, ast.Name)]
+    for _ in range(4):
+        grown = {name for name, value in assigned if _all_static(value, static)}
+        rebound = {name for name, value in assigned if not _all_static(value, static)}
+        if grown - rebound <= static:
+            break
+        static |= grown - rebound
+    return static
+
+
+def _all_static(node: ast.AST, static: set[str]) -> bool:
+    """Every value the expression reads is known at compile time."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.Name):
+        return node.id in static
+    if isinstance(node, ast.Attribute):
+        return node.attr in STATIC_ATTRIBUTES or _all_static(node.value, static)
+    if isinstance(node, ast.Call):
+        return _all_static(node.func, static | {n.id for n in ast.walk(node.func)
+                                                if isinstance(n, ast.Name)}) and \
+            all(_all_static(a, static) for a in [*node.args, *(k.value for k in node.keywords)])
+    children = list(ast.iter_child_nodes(node))
+    return all(_all_static(c, static) for c in children
+               if not isinstance(c, ast.expr_context | ast.operator | ast.cmpop
+                                 | ast.unaryop | ast.boolop))
