@@ -81,19 +81,21 @@ def _copied(specs: list[str], uid) -> tuple[list[str], Path]:
 
     inbox = Path(tempfile.mkdtemp(prefix="bias-probe-", dir="/dev/shm"))
     out = []
-    for spec in specs:
-        ref, shape = spec.rsplit(":", 1)
-        if ref.startswith("/"):
-            ref = shutil.copy(ref, inbox / Path(ref).name)
-        out.append(f"{ref}:{shape}")
+    for spec in specs:  # TASK:SHAPE, or any colon-separated parts: each file among them
+        parts = [shutil.copy(p, inbox / Path(p).name) if p.startswith("/") else p
+                 for p in spec.split(":")]
+        out.append(":".join(parts))
     jail.give(inbox, uid)
     return out, inbox
 
 
-def run_child(kind: str, specs: list[str], calls: int, device: str) -> dict:
+def run_child(kind: str, specs: list[str], calls: int, device: str,
+              argv: list[str] | None = None) -> dict:
+    """`argv`: the child's command line before its specs (this script's own by default)."""
     from warpsmith.verify import jail
 
-    argv, fds, close, inbox = child_argv(specs, calls, device), (), (), None
+    head = argv or child_argv([], calls, device)
+    argv, fds, close, inbox = [*head, *specs], (), (), None
     scratch = Path(tempfile.mkdtemp(prefix="bias-probe-"))
     if kind.startswith("bwrap"):
         box = jail.current()
@@ -104,7 +106,7 @@ def run_child(kind: str, specs: list[str], calls: int, device: str) -> dict:
         uid = jail.new_uid()
         jail.give(scratch, uid)
         specs, inbox = _copied(specs, uid)  # the job's uid may not read the checkout
-        wrapped = jail.wrap(box, child_argv(specs, calls, device), writable=[scratch],
+        wrapped = jail.wrap(box, [*head, *specs], writable=[scratch],
                             uid=uid, keep_fds=(), readonly=[inbox])
         argv, fds, close = wrapped.argv, wrapped.pass_fds, wrapped.close_after
     env = os.environ | {"PYTHONPATH": os.pathsep.join([str(ROOT / "src"),
