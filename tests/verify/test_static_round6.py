@@ -31,6 +31,17 @@ def _rules(fragment: str) -> set[str]:
     ("def helper(x):\n    return float(x)\n@triton.jit\ndef k2(p, o):\n"
      "    tl.store(o, helper(tl.load(p)))\n", "host-python-in-kernel"),
     ("@triton.jit\ndef k2(p, o):\n    s = f'{tl.load(p)}'\n", "host-python-in-kernel"),
+    # a function handed to a kernel (E72): a plain one, a lambda, a builtin, a host module's
+    ("def h(v):\n    return v\n@triton.jit\ndef k2(p, F: tl.constexpr):\n    F(tl.load(p))\n"
+     "k2[(1,)](0, F=h)\n", "host-python-in-kernel"),
+    ("@triton.jit\ndef k2(p, F: tl.constexpr):\n    F(tl.load(p))\nk2[(1,)](0, lambda v: v)\n",
+     "host-python-in-kernel"),
+    ("@triton.jit\ndef k2(p, F: tl.constexpr):\n    F(tl.load(p))\nk2[(1,)](0, (1, float))\n",
+     "host-python-in-kernel"),
+    ("import math\nG = math.exp\n@triton.jit\ndef k2(p, F: tl.constexpr):\n    F(tl.load(p))\n"
+     "k2[(1,)](0, F=G)\n", "host-python-in-kernel"),
+    ("class H:\n    pass\n@triton.jit\ndef k2(p, F: tl.constexpr = H()):\n    F(tl.load(p))\n",
+     "host-python-in-kernel"),
 ])
 def test_rule_fires(fragment, rule):
     assert rule in _rules(fragment)
@@ -45,6 +56,10 @@ def test_rule_fires(fragment, rule):
     "        tl.store(o + j + offs, tl.exp(x) * int(BLOCK) + max(1, BLOCK // 2))\n",
     "def act(x):\n    return tl.where(x > 0, x, 0.0)\n@triton.jit\ndef k2(p, o):\n"
     "    tl.store(o, act(tl.load(p)))\n",
+    # a kernel handed a @triton.jit function, triton.language's own, and plain data
+    "@triton.jit\ndef act(x):\n    return tl.maximum(x, 0.0)\n@triton.jit\n"
+    "def k2(p, F: tl.constexpr, D: tl.constexpr = tl.float32):\n    F(tl.load(p))\n"
+    "k2[(1,)](0, F=act)\nk2[(1,)](0, tl.exp, D=torch.float16)\n",
 ])
 def test_honest_fragments_stay_quiet(fragment):
     assert _rules(fragment) == set()

@@ -245,6 +245,53 @@ def interpret_programs_in_any_order() -> bool:
     return True
 
 
+def refuse_host_functions_in_launches() -> bool:
+    """A kernel calls what its arguments hand it: a @triton.jit function passed as a constexpr
+    (an activation, a combine function) compiles on a GPU as kernel code; a plain Python
+    function (math.exp, a helper that reads a value's data with str()) ran under the
+    interpreter as host Python on the values, exactly, where a GPU's compiler would have
+    refused it or run it on compile-time values only. The static scan checks a plain function
+    a kernel calls by name, not one handed in. Here every interpreted launch refuses an argument,
+    or a parameter's default, that is callable and is neither a kernel nor part of
+    triton.language (inside tuples and lists too, and inside a constexpr). False where there
+    is no interpreter."""
+    try:
+        import triton.language as tl
+        from triton.runtime.interpreter import InterpretedFunction
+    except ImportError:
+        return False
+    launch = InterpretedFunction.run
+    # Triton's own functions, by identity (a candidate's function can claim any __module__)
+    own = {id(v) for m in (tl, tl.core, tl.math, tl.standard) for v in vars(m).values()}
+
+    def run(self, *args, **kwargs):
+        fn = python_function(self)
+        given = [*args, *kwargs.values(), *(getattr(fn, "__defaults__", None) or ()),
+                 *(getattr(fn, "__kwdefaults__", None) or {}).values()]
+        for value in _flat(given):
+            if callable(value) and type(value) is not InterpretedFunction and id(value) not in own:
+                raise TypeError(
+                    f"kernel {getattr(fn, '__name__', '?')} was handed {value!r:.60} to call: "
+                    "an interpreted kernel may be handed only @triton.jit functions and "
+                    "triton.language's own; a plain Python function runs as host Python on "
+                    "the CPU, which the verifier cannot tell from GPU code (decorate it with "
+                    "@triton.jit)")
+        return launch(self, *args, **kwargs)
+
+    InterpretedFunction.run = run
+    return True
+
+
+def _flat(values, depth: int = 4):
+    """The values, with tuples, lists and constexprs opened (a few levels deep)."""
+    for value in values:
+        value = getattr(value, "value", value) if type(value).__name__ == "constexpr" else value
+        if isinstance(value, tuple | list) and depth:
+            yield from _flat(value, depth - 1)
+        else:
+            yield value
+
+
 def harden_interpreter_rewriter() -> bool:
     """Two doors Triton 3.6's interpreter opened into the candidate's process (issue 31,
     red-team round of 2026-12-05), closed before any candidate is imported:

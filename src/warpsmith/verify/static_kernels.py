@@ -10,6 +10,7 @@ triton.language, a few builtins the compiler knows; anything else only on compil
 from __future__ import annotations
 
 import ast
+import builtins
 import functools
 from collections.abc import Iterator
 
@@ -38,6 +39,11 @@ def value_methods() -> frozenset[str]:
 
 
 @rule("host-python-in-kernel", REJECT)
+def _host_python_in_kernel(tree):
+    yield from _host_python(tree)
+    yield from _host_function_handed_in(tree)
+
+
 def _host_python(tree):
     names = static_rules.bindings(tree)
     _, returns = static_rules._reference_bindings(tree)
@@ -62,6 +68,60 @@ def _host_python(tree):
                         "on the CPU (use triton.language, or compile-time values only)"
             elif _formats(node) and not _all_static(node, static):
                 yield node.lineno, "formats a kernel value into a string: its data on the host"
+
+
+def _host_function_handed_in(tree):
+    """A kernel calls what a launch hands it: a lambda, a plain function of the file, a builtin
+    or a function of a host module handed to a kernel runs as host Python under the
+    interpreter (the rule above checks a plain function a kernel calls by name, not one
+    passed in). The worker refuses such a launch at run time as well (lang/triton_compat)."""
+    names = static_rules.bindings(tree)
+    _, returns = static_rules._reference_bindings(tree)
+    jit = {k.name for k in _triton_kernels(tree)}
+    plain = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.ClassDef)
+             and n.name not in jit}
+    for kernel in _triton_kernels(tree):  # a parameter's default is handed in at every launch
+        for default in [*kernel.args.defaults, *filter(None, kernel.args.kw_defaults)]:
+            if _host_function(default, names, returns, plain) or isinstance(default, ast.Call) \
+                    and isinstance(default.func, ast.Name) and default.func.id in plain:
+                yield default.lineno, f"kernel {kernel.name} defaults a parameter to " \
+                    f"{ast.unparse(default)[:40]}: a kernel may call only @triton.jit functions"
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _launched(node.func) in jit:
+            for arg in [*node.args, *(k.value for k in node.keywords)]:
+                if _host_function(arg, names, returns, plain):
+                    yield node.lineno, f"hands {ast.unparse(arg)[:40]} to kernel " \
+                        f"{_launched(node.func)}: a kernel may be handed only @triton.jit " \
+                        "functions (anything else runs as host Python on the CPU)"
+
+
+def _launched(func: ast.AST) -> str | None:
+    """The kernel a call launches: `k[grid](...)`, `k.run(...)`, or `k(...)` inside a kernel."""
+    if isinstance(func, ast.Subscript) or \
+            isinstance(func, ast.Attribute) and func.attr in ("run", "warmup"):
+        func = func.value
+    return func.id if isinstance(func, ast.Name) else None
+
+
+def _host_function(arg: ast.AST, names, returns, plain: set[str]) -> bool:
+    """A lambda, a plain function or class of the file, a builtin, or any path that resolves to
+    a callable outside triton (math.exp, an alias of it), inside tuples and lists too."""
+    if isinstance(arg, ast.Lambda):
+        return True
+    if isinstance(arg, ast.Tuple | ast.List):
+        return any(_host_function(e, names, returns, plain) for e in arg.elts)
+    if isinstance(arg, ast.Name) and (arg.id in plain or arg.id not in names and callable(
+            getattr(builtins, arg.id, None))):
+        return True
+    return any(not (p == "triton" or p.startswith("triton.")) and _callable(p)
+               for p in static_rules.paths_of(arg, names, returns))
+
+
+def _callable(path: str) -> bool:
+    """Whether a dotted path names a function or class (torch.float32 names data); one the
+    scan cannot resolve is left to the worker's check at launch."""
+    obj = static_rules.resolve(path)
+    return obj is not static_rules.MISSING and callable(obj)
 
 
 def _formats(node: ast.AST) -> bool:

@@ -35,6 +35,7 @@ from ...lang.triton_compat import (
     emulate_interpreter_tf32,
     fix_interpreter_bf16,
     interpret_programs_in_any_order,
+    refuse_host_functions_in_launches,
 )
 from ...tasks.loader import load_task, tf32_policy
 from .. import protocol, wire
@@ -176,6 +177,7 @@ def run(job: dict, report: dict, fd: int) -> None:
         bounds.install()  # under the interpreter: every access inside a launch's tensors
         fix_interpreter_bf16()  # bf16 products and casts as a GPU computes them
         interpret_programs_in_any_order()  # a launch's programs in no order, as on a GPU
+        refuse_host_functions_in_launches()  # a kernel calls only kernels and triton.language
         if not task.allow_tf32:  # fp32 products at the precision a GPU would run them
             emulate_interpreter_tf32()
     _warm_guard(device.type)  # lazy imports that compile strings: before the watch
