@@ -82,7 +82,7 @@ def _copied(specs: list[str], uid) -> tuple[list[str], Path]:
     inbox = Path(tempfile.mkdtemp(prefix="bias-probe-", dir="/dev/shm"))
     out = []
     for spec in specs:  # TASK:SHAPE, or any colon-separated parts: each file among them
-        parts = [shutil.copy(p, inbox / Path(p).name) if p.startswith("/") else p
+        parts = [str(shutil.copy(p, inbox / Path(p).name)) if p.startswith("/") else p
                  for p in spec.split(":")]
         out.append(":".join(parts))
     jail.give(inbox, uid)

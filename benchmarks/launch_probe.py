@@ -116,7 +116,7 @@ def main() -> None:
     import bias_probe
 
     specs = [":".join([r, sh, str(Path(p).resolve())]) for r, sh, p in
-             (s.split(":") for s in args.specs)]
+             (s.split(":") for s in args.specs)]  # the sandboxed child gets copies of them
     argv = [sys.executable, str(Path(__file__).resolve()), "--child", "--calls",
             str(args.calls), "--device", args.device]
     rows = {"in-process": measure(specs, args.calls, args.device),

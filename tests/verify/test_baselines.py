@@ -57,9 +57,11 @@ class _Worker:
         sets = parse_go(reply.decode())
         assert sets["kind"] == "sets"
         self.n, self.descs = sets["n"], wire.tensor_descs(sets)
-        replies = [self.timer({"kind": "slots"}, b"", None)]
+        assert self.timer({"kind": "slots"}, b"", None) is None  # GO waits for `idle`
+        replies = [self.timer({"kind": "idle"}, b"", None)]
         while _is_go(replies[-1]):
-            replies.append(self.block(replies[-1]))
+            assert self.block(replies[-1]) is None
+            replies.append(self.timer({"kind": "idle"}, b"", None))
         return replies
 
     def block(self, reply: list):
@@ -113,6 +115,23 @@ def test_the_workers_account_of_a_block_is_kept_only_when_well_formed(phases, mo
                                 if phases is SOUND else [])
 
 
+def test_go_comes_only_after_the_worker_says_it_is_idle():
+    """The clock starts at GO: work the worker does after a block (its checks, the next
+    block's preparation) comes before its `idle`, never on the clock; a block or a second
+    `idle` out of turn is malformed."""
+    task, prepared = _prepared()
+    timer = Baselines(task, prepared, PROFILE, device="cpu")
+    assert _is_go(timer({"kind": "ready"}, b"", None))
+    with pytest.raises(Malformed):
+        timer({"kind": "idle"}, b"", None)  # before its slots
+    assert timer({"kind": "slots"}, b"", None) is None
+    with pytest.raises(Malformed):
+        timer({"kind": "block"}, b"", 0.001)  # no GO was sent
+    assert _is_go(timer({"kind": "idle"}, b"", None))
+    with pytest.raises(Malformed):
+        timer({"kind": "idle"}, b"", None)  # a block is due
+
+
 def test_the_order_is_not_the_same_for_every_verification():
     task, prepared = _prepared()
     many = replace(PROFILE, blocks=12)
@@ -122,7 +141,8 @@ def test_the_order_is_not_the_same_for_every_verification():
 
 def _at_first_block(timer):
     timer({"kind": "ready"}, b"", None)
-    if not _is_go(timer({"kind": "slots"}, b"", None)):
+    timer({"kind": "slots"}, b"", None)
+    if not _is_go(timer({"kind": "idle"}, b"", None)):
         pytest.skip("no candidate block drawn")  # the baselines' turns ended the schedule
 
 

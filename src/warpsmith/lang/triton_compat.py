@@ -250,12 +250,14 @@ def refuse_host_functions_in_launches() -> bool:
     (an activation, a combine function) compiles on a GPU as kernel code; a plain Python
     function (math.exp, a helper that reads a value's data with str()) ran under the
     interpreter as host Python on the values, exactly, where a GPU's compiler would have
-    refused it or run it on compile-time values only. The static scan checks a plain function
-    a kernel calls by name, not one handed in. Here every interpreted launch refuses an argument,
-    or a parameter's default, that is callable and is neither a kernel nor part of
-    triton.language (inside tuples and lists too, and inside a constexpr). False where there
-    is no interpreter."""
+    refused it or run it on compile-time values only; an object of the candidate's own class
+    whose method is named like a tensor's (`H.softmax(x)`) is the same (red-team round 6).
+    Here every interpreted launch refuses an argument, or a parameter's default, that is not
+    data (tensors, numbers, strings, dtypes, descriptors), a kernel, or triton.language's own
+    (inside tuples and lists too, and inside a constexpr). False where there is no
+    interpreter."""
     try:
+        import torch
         import triton.language as tl
         from triton.runtime.interpreter import InterpretedFunction
     except ImportError:
@@ -263,23 +265,38 @@ def refuse_host_functions_in_launches() -> bool:
     launch = InterpretedFunction.run
     # Triton's own functions, by identity (a candidate's function can claim any __module__)
     own = {id(v) for m in (tl, tl.core, tl.math, tl.standard) for v in vars(m).values()}
+    # what a kernel's arguments are made of; an instance of any other class (a candidate's
+    # object whose method is named like tl.tensor's) is host Python as well
+    data = (torch.Tensor, int, float, str, bytes, type(None), tl.dtype, torch.dtype,
+            *_descriptor_classes())
 
     def run(self, *args, **kwargs):
         fn = python_function(self)
-        given = [*args, *kwargs.values(), *(getattr(fn, "__defaults__", None) or ()),
+        given = [*args, *(v for k, v in kwargs.items() if k != "grid"),  # the grid's own
+                 *(getattr(fn, "__defaults__", None) or ()),
                  *(getattr(fn, "__kwdefaults__", None) or {}).values()]
         for value in _flat(given):
-            if callable(value) and type(value) is not InterpretedFunction and id(value) not in own:
+            if not (isinstance(value, data) or type(value) is InterpretedFunction or
+                    id(value) in own):
                 raise TypeError(
-                    f"kernel {getattr(fn, '__name__', '?')} was handed {value!r:.60} to call: "
-                    "an interpreted kernel may be handed only @triton.jit functions and "
-                    "triton.language's own; a plain Python function runs as host Python on "
-                    "the CPU, which the verifier cannot tell from GPU code (decorate it with "
-                    "@triton.jit)")
+                    f"kernel {getattr(fn, '__name__', '?')} was handed {type(value).__name__} "
+                    f"{str(value)[:40]!r}: an interpreted kernel may be handed only tensors, "
+                    "numbers, strings, dtypes, tensor descriptors, @triton.jit functions and "
+                    "triton.language's own; a Python function or object runs as host Python "
+                    "on the CPU, which the verifier cannot tell from GPU code")
         return launch(self, *args, **kwargs)
 
     InterpretedFunction.run = run
     return True
+
+
+def _descriptor_classes() -> tuple[type, ...]:
+    """Triton's host-side tensor descriptors (TMA), where this Triton has them."""
+    try:
+        from triton.tools.tensor_descriptor import TensorDescriptor
+    except ImportError:
+        return ()
+    return (TensorDescriptor,)
 
 
 def _flat(values, depth: int = 4):

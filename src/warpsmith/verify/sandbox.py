@@ -238,7 +238,8 @@ class Started:
                 reply = on_timing(head, payload, elapsed)
         finally:
             self.deadline += time.perf_counter() - start
-        self.last_reply = self.tell(reply)
+        if reply is not None:  # a block's clock runs from the last write (its GO)
+            self.last_reply = self.tell(reply)
 
     def _returncode(self) -> int:
         """bubblewrap exits 128+N when its child died of signal N: reported as Popen would

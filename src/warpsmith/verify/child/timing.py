@@ -51,7 +51,14 @@ def time_candidate(job: dict, models: dict, task, channel, guards) -> dict:
         torch.cuda.synchronize()  # the buffers made before the trusted side fills them
     send({"frame": TIMING, "kind": "slots"}, _slots_payload(timer.sets) if gpu else b"")
     with torch.no_grad(), tf32_policy(task):
-        while timer.prepare() and (go := parse_go(line := read_line() or "")) is not None:
+        while True:
+            timer.prepare()
+            # waiting for GO from here on: the trusted side starts its clock only after this
+            # frame, so the work between two blocks is never on it (it was: the trusted side
+            # stopped this process mid-way through it, and the rest ran after GO)
+            send({"frame": TIMING, "kind": "idle"})
+            if (go := parse_go(line := read_line() or "")) is None:
+                break
             if not gpu:
                 _fill_from(timer.sets, read_bytes)
             timer.run(go)
@@ -105,13 +112,13 @@ class _Block:
         self.inputs = [{x.untyped_storage().data_ptr() for x in s if isinstance(x, torch.Tensor)}
                        for s in sets]
 
-    def prepare(self) -> bool:
-        """What each block needs before it starts, done while waiting for GO: outside the
-        trusted side's clock (a driver call and torch's state read: hundreds of µs)."""
+    def prepare(self) -> None:
+        """What each block needs before it starts, done before this side says it is idle:
+        outside the trusted side's clock (a driver call and torch's state read: hundreds of
+        µs)."""
         if self.gpu:
             cudadriver.reset_persisting_l2()
         self.state = integrity.knobs()
-        return True
 
     def run(self, go: dict) -> None:
         """The block's calls and a device-wide synchronize (work on side streams counts)."""
