@@ -5,7 +5,9 @@ needs CUDA to run at all, or whose autotuner has configs the CPU never ran, is `
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 from dataclasses import replace
 
 from ..types import Verdict
@@ -17,7 +19,9 @@ CUDA_MISSING = ("Torch not compiled with CUDA enabled", "Found no NVIDIA driver"
                 "0 active drivers")
 # a candidate's own line that tests or asks for the GPU (`assert x.is_cuda`, `.cuda()`)
 ASKS_CUDA = re.compile(r"is_cuda|\.cuda\(|device\.type|[\"']cuda")
-CANDIDATE_FRAME = re.compile(r'File "[^"]*candidate\.py", line (\d+)')
+# bounded: the traceback is the candidate's text (a line number of 5000 digits made int()
+# raise and the verification end with no verdict: red-team round 6, D01)
+CANDIDATE_FRAME = re.compile(r'File "[^"]*candidate\.py", line (\d{1,7})\b')
 
 
 def cuda_required(v: Verdict, report: dict | None, source: str, calls_done: int = 0) -> Verdict:
@@ -40,7 +44,7 @@ def cuda_required(v: Verdict, report: dict | None, source: str, calls_done: int 
     error = report.get("error") if isinstance(report.get("error"), dict) else {}
     message, trace = str(error.get("message", "")), str(error.get("traceback", ""))
     frames = CANDIDATE_FRAME.findall(trace)
-    lines = source.splitlines()
+    lines = _code_lines(source)  # a comment that says `.cuda(` asks for nothing (D02)
     at = int(frames[-1]) if frames and 0 < int(frames[-1]) <= len(lines) else 0
     # the raising line and the two before it: `if not x.is_cuda:` then `raise ...`
     line = " ".join(x.strip() for x in lines[max(0, at - 3):at]) if at else ""
@@ -50,6 +54,21 @@ def cuda_required(v: Verdict, report: dict | None, source: str, calls_done: int 
         "the candidate needs a CUDA GPU to run (its forward asks for one: "
         f"{(line.strip() or message)[:160]}); the CPU interpreter cannot judge it, a GPU "
         "will", *v.reasons))
+
+
+def _code_lines(source: str) -> list[str]:
+    """The source's lines with its comments blanked (tokenize's own reading), none where it
+    does not tokenize."""
+    lines = source.splitlines()
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return []
+    for tok in tokens:
+        if tok.type == tokenize.COMMENT:
+            row, col = tok.start[0] - 1, tok.start[1]
+            lines[row] = lines[row][:col]
+    return lines
 
 
 def off_gpu_path(v: Verdict, source: str) -> Verdict:

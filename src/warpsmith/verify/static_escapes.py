@@ -470,6 +470,10 @@ def _private_reach(tree):
             yield node.lineno, f"reads the method .{node.attr} off " \
                                f"{ast.unparse(node.value)[:60]}: called that way its self " \
                                "is whatever the caller passes, and it reads private names"
+        if isinstance(node, ast.Name) and node.id in methods and \
+                isinstance(node.ctx, ast.Load):  # `grab = reach` in the class body (round 6)
+            yield node.lineno, f"names the method {node.id} as a value: its self would be " \
+                               "whatever the caller passes, and it reads private names"
         if not (isinstance(node, ast.Attribute) and _private(node.attr)):
             continue
         if _dotted(node).split(".")[0] in modules:
@@ -506,13 +510,34 @@ def _method_self_names(tree) -> tuple[set[int], set[str]]:
                     or fn.args.args[0].arg != "self" or fn.decorator_list:
                 continue
             uses = [n for n in _own_scope(fn) if isinstance(n, ast.Name) and n.id == "self"]
-            if all(isinstance(n.ctx, ast.Load) for n in uses):
+            if all(isinstance(n.ctx, ast.Load) for n in uses) and not _rebinds_self(fn):
                 found |= {id(n) for n in uses}
                 methods |= {fn.name} if any(
                     isinstance(n, ast.Attribute) and _private(n.attr) and isinstance(
                         n.value, ast.Name) and n.value.id == "self"
                     for n in _own_scope(fn)) else set()
     return found, methods
+
+
+def _rebinds_self(fn) -> bool:
+    """Whether the method binds `self` by a form that is no Name store: a match pattern's
+    capture (`case self:` made self any object: red-team round 6, B01), an import's alias,
+    an except clause's name, a global or nonlocal declaration."""
+    for node in _own_scope(fn):
+        names = []
+        if isinstance(node, ast.MatchAs | ast.MatchStar):
+            names = [node.name]
+        elif isinstance(node, ast.MatchMapping):
+            names = [node.rest]
+        elif isinstance(node, ast.alias):
+            names = [node.asname or node.name]
+        elif isinstance(node, ast.ExceptHandler):
+            names = [node.name]
+        elif isinstance(node, ast.Global | ast.Nonlocal):
+            names = node.names
+        if "self" in names:
+            return True
+    return False
 
 
 def _is_super(expr: ast.AST) -> bool:
