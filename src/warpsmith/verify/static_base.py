@@ -56,8 +56,39 @@ def detect_language(tree: ast.Module, source: str) -> str:
 
 
 def _triton_kernels(tree: ast.Module) -> list[ast.FunctionDef]:
-    return [node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
-            and any(_dotted(_strip_call(d)).endswith("jit") for d in node.decorator_list)]
+    """The functions Triton compiles: decorated by a name for triton.jit under any alias
+    (`from triton import jit as compile_kernel`), or handed to it as a call
+    (`k = triton.jit(fn)`): the kernel rules read every one of them (red-team round 6, A04
+    and A05: a kernel made either way was read by none)."""
+    aliases = _jit_aliases(tree)
+    handed = {a.id for node in ast.walk(tree) if isinstance(node, ast.Call)
+              and _is_jit(node.func, aliases) for a in node.args if isinstance(a, ast.Name)}
+    return [node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and (
+        node.name in handed or any(_is_jit(_strip_call(d), aliases)
+                                   for d in node.decorator_list))]
+
+
+def _is_jit(node: ast.AST, aliases: dict[str, str]) -> bool:
+    dotted = _dotted(node)
+    head, _, rest = dotted.partition(".")
+    path = f"{aliases.get(head, head)}.{rest}" if rest else aliases.get(head, head)
+    return dotted.endswith("jit") or path.endswith(".jit")
+
+
+def _jit_aliases(tree: ast.Module) -> dict[str, str]:
+    """Names bound to triton's modules or functions by imports and plain assignments."""
+    found: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {a.asname: a.name for a in node.names if a.asname}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found |= {a.asname or a.name: f"{node.module}.{a.name}" for a in node.names}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and _dotted(node.value):
+            head, _, rest = _dotted(node.value).partition(".")
+            path = found.get(head, head) + (f".{rest}" if rest else "")
+            found |= {t.id: path for t in node.targets if isinstance(t, ast.Name)}
+    return found
 
 
 def _module_allowed(name: str) -> bool:
