@@ -23,7 +23,10 @@ KERNEL_BUILTINS = {"range", "len", "min", "max", "print", "isinstance", "abs", "
 COMPILE_TIME_ONLY = {"int", "float", "bool"}
 # Attributes of a kernel value that the compiler knows at compile time.
 STATIC_ATTRIBUTES = {"shape", "dtype", "type", "element_ty", "numel", "primitive_bitwidth",
-                     "value", "block_shape", "scalar"}
+                     "block_shape"}
+# ... and these only of a compile-time value: `tl.constexpr(tl.load(p)).value` is the loaded
+# value itself (red-team round 6, A06)
+STATIC_OF_STATIC = {"value", "scalar"}
 
 
 @functools.lru_cache(maxsize=1)
@@ -51,6 +54,8 @@ def _host_python(tree):
     plain = {n.name: n for n in ast.walk(tree)
              if isinstance(n, ast.FunctionDef) and n.name not in jit}
     seen, todo = set(), list(_triton_kernels(tree))
+    hosts = set(plain) | {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+    objects = _host_objects(tree, hosts)
     while todo:
         fn = todo.pop()
         if id(fn) in seen:
@@ -60,12 +65,22 @@ def _host_python(tree):
         for node in ast.walk(fn):
             if isinstance(node, ast.Call):
                 callee = _callee(node, names, returns, jit | set(_params(fn)), set(plain))
+                if callee == "method" and _root(node.func.value) in objects:
+                    callee = None  # a method of an object of the candidate's class (A02)
                 if callee == "plain":
                     todo.append(plain[node.func.id])
                 elif callee is None and not _all_static(node, static):
                     yield node.lineno, f"calls {ast.unparse(node.func)[:40]} on a value the " \
                         "kernel computes: host Python, which a GPU cannot compile, computing " \
                         "on the CPU (use triton.language, or compile-time values only)"
+                for arg in [*node.args, *(k.value for k in node.keywords)]:
+                    if _host_function(arg, names, returns, hosts):
+                        yield node.lineno, f"hands {ast.unparse(arg)[:40]} to " \
+                            f"{ast.unparse(node.func)[:40]}: inside a kernel only " \
+                            "@triton.jit functions are passed on (A03: tl.reduce's combine)"
+            elif isinstance(node, ast.Lambda):
+                yield node.lineno, "a lambda in a kernel: Triton compiles none, and under " \
+                    "the interpreter it runs as host Python"
             elif _formats(node) and not _all_static(node, static):
                 yield node.lineno, "formats a kernel value into a string: its data on the host"
 
@@ -124,6 +139,22 @@ def _callable(path: str) -> bool:
     return obj is not static_rules.MISSING and callable(obj)
 
 
+def _root(expr: ast.AST) -> str | None:
+    """The name a method call's receiver starts from (`x` of `x.to(...)`, `tl` of
+    `tl.load(p).to(...)`); None where it starts from a computed value."""
+    while isinstance(expr, ast.Attribute | ast.Subscript | ast.Call):
+        expr = expr.func if isinstance(expr, ast.Call) else expr.value
+    return expr.id if isinstance(expr, ast.Name) else None
+
+
+def _host_objects(tree: ast.Module, hosts: set[str]) -> set[str]:
+    """The file's classes and functions, and the module-level names made by calling them:
+    a method read off one is the candidate's Python, whatever it is named."""
+    return hosts | {t.id for node in tree.body if isinstance(node, ast.Assign)
+                    and isinstance(node.value, ast.Call) and _root(node.value) in hosts
+                    for t in node.targets if isinstance(t, ast.Name)}
+
+
 def _formats(node: ast.AST) -> bool:
     """An f-string, or `"..." % value`."""
     return isinstance(node, ast.JoinedStr) or isinstance(node, ast.BinOp) and isinstance(
@@ -143,9 +174,8 @@ def _callee(call: ast.Call, names, returns, jit: set[str], plain: set[str]) -> s
             return "jit"
         if func.id in plain:
             return "plain"
-        if func.id in KERNEL_BUILTINS and func.id not in names and \
-                not (func.id == "print" and call.keywords):
-            return "builtin"
+        if func.id in KERNEL_BUILTINS and func.id not in names and not call.keywords:
+            return "builtin"  # max(..., key=...) compares on the host (A07)
         return None
     if isinstance(func, ast.Attribute) and func.attr in value_methods() and \
             not static_rules.paths_of(func.value, names, returns):
@@ -185,7 +215,8 @@ def _all_static(node: ast.AST, static: set[str]) -> bool:
     if isinstance(node, ast.Name):
         return node.id in static
     if isinstance(node, ast.Attribute):
-        return node.attr in STATIC_ATTRIBUTES or _all_static(node.value, static)
+        return node.attr in STATIC_ATTRIBUTES and not isinstance(node.value, ast.Call) or \
+            _all_static(node.value, static)
     if isinstance(node, ast.Call):
         return _all_static(node.func, static | {n.id for n in ast.walk(node.func)
                                                 if isinstance(n, ast.Name)}) and \
