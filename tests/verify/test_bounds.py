@@ -76,3 +76,26 @@ def test_an_unmasked_access_gets_the_same_named_verdict_every_run(kind):
         assert v.status == "runtime_error", v.feedback
         assert f"out-of-bounds {kind}" in v.feedback
     assert verdicts[0].reasons == verdicts[1].reasons
+
+
+def test_one_address_stored_by_two_programs_of_a_launch_is_a_race():
+    """E76: programs combining partial sums with a plain load-add-store of one address were
+    exact under the sequential interpreter, in any order; on a GPU they race."""
+    out = torch.zeros(8)
+    _launch(out)
+    base = out.data_ptr()
+    lanes = np.array([base, base + 4], dtype=np.uint64)
+    bounds._accessed("store", lanes, None, 4, program=(0, 0, 0))
+    bounds._accessed("store", lanes, None, 4, program=(0, 0, 0))  # the same program again
+    bounds._accessed("store", lanes + np.uint64(8), None, 4, program=(1, 0, 0))
+    bounds._finished()  # disjoint outputs per program: no race
+    _launch(out)
+    bounds._accessed("store", lanes, None, 4, program=(0, 0, 0))
+    bounds._accessed("atomic", lanes, None, 4)  # atomics are not stores of a program
+    bounds._accessed("store", lanes[1:], np.array([False]), 4, program=(1, 0, 0))  # masked
+    bounds._finished()
+    _launch(out)
+    bounds._accessed("store", lanes, None, 4, program=(0, 0, 0))
+    bounds._accessed("store", lanes[1:], None, 4, program=(0, 1, 0))
+    with pytest.raises(bounds.ProgramsRace, match=r"\(0, 0, 0\) and \(0, 1, 0\).*byte 4 of `arg0`"):
+        bounds._finished()

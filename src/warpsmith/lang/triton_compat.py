@@ -69,14 +69,16 @@ def autotuner_class() -> type | None:
     return Autotuner
 
 
-def watch_interpreter_memory(launched, accessed) -> bool:
+def watch_interpreter_memory(launched, accessed, finished=None) -> bool:
     """Under the interpreter, call `launched(tensors)` with the (name, host tensor) pairs of
     each launch's arguments before its programs run, and `accessed(kind, ptrs, mask, width)`
     before every load, store and atomic touches memory (kind "load", "store" or "atomic"; ptrs
     and mask the numpy arrays of host addresses and lanes, width the element's bytes). Every
     load and store of the interpreter (plain, block-pointer, tensor-descriptor) reaches
     InterpreterBuilder's masked load and store; the signatures after the mask differ between
-    3.6 and 3.9 and are passed through. False where this Triton has no interpreter to watch."""
+    3.6 and 3.9 and are passed through. A store also says which program made it
+    (`program=`, its grid index), and `finished()` runs once a launch's programs are done.
+    False where this Triton has no interpreter to watch."""
     try:
         from triton.runtime.interpreter import GridExecutor, InterpreterBuilder
     except ImportError:
@@ -90,7 +92,7 @@ def watch_interpreter_memory(launched, accessed) -> bool:
         return load(self, ptrs, mask, *rest, **kw)
 
     def masked_store(self, ptrs, value, mask, *rest, **kw):
-        accessed("store", ptrs.data, mask.data, _width(ptrs))
+        accessed("store", ptrs.data, mask.data, _width(ptrs), program=self.grid_idx)
         return store(self, ptrs, value, mask, *rest, **kw)
 
     def atomic_rmw(self, op, ptr, val, mask, *rest, **kw):
@@ -110,6 +112,15 @@ def watch_interpreter_memory(launched, accessed) -> bool:
     builder.create_masked_load, builder.create_masked_store = masked_load, masked_store
     builder.create_atomic_rmw, builder.create_atomic_cas = atomic_rmw, atomic_cas
     executor._init_args_hst = init_args
+    if finished is not None:
+        launch = executor.__call__
+
+        def call(self, *args, **kwargs):
+            out = launch(self, *args, **kwargs)
+            finished()
+            return out
+
+        executor.__call__ = call
     return True
 
 

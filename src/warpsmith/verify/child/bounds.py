@@ -24,16 +24,23 @@ import torch
 from ...lang.triton_compat import watch_interpreter_memory
 
 _LAUNCH: dict = {"starts": np.zeros(0, np.uint64), "ends": np.zeros(0, np.uint64),
-                 "names": []}
+                 "names": [], "stores": [], "programs": {}}
 
 
 class OutOfBounds(Exception):
     """A kernel's access outside every tensor passed to its launch."""
 
 
+class ProgramsRace(Exception):
+    """Two programs of one launch stored to one address, neither atomically: on a GPU they
+    run at once and the result depends on which lands last (split-row partial sums with a
+    plain load-add-store were exact under the interpreter, whatever the programs' order:
+    red-team round 6, R01)."""
+
+
 def install() -> bool:
     """Watch the interpreter's memory accesses from now on (this process only)."""
-    return watch_interpreter_memory(_launched, _accessed)
+    return watch_interpreter_memory(_launched, _accessed, _finished)
 
 
 def _launched(args: list) -> None:
@@ -50,6 +57,7 @@ def _launched(args: list) -> None:
     _LAUNCH["starts"] = np.array(starts, dtype=np.uint64)
     _LAUNCH["ends"] = np.array([ranges[s][0] for s in starts], dtype=np.uint64)
     _LAUNCH["names"] = [ranges[s][1] for s in starts]
+    _LAUNCH["stores"], _LAUNCH["programs"] = [], {}
 
 
 def _tensors(value) -> list:
@@ -62,12 +70,15 @@ def _tensors(value) -> list:
     return [base] if isinstance(base, torch.Tensor) else []  # a TensorDescriptor's
 
 
-def _accessed(kind: str, ptrs, mask, width: int) -> None:
+def _accessed(kind: str, ptrs, mask, width: int, program=None) -> None:
     addresses = np.asarray(ptrs).astype(np.uint64, copy=False)
     if mask is not None:
         addresses = addresses[np.broadcast_to(np.asarray(mask, dtype=bool), addresses.shape)]
     if addresses.size == 0:
         return
+    if program is not None:  # a plain store: kept to find another program's at the end
+        index = _LAUNCH["programs"].setdefault(program, len(_LAUNCH["programs"]))
+        _LAUNCH["stores"].append((np.unique(addresses.ravel()), index))
     starts, ends = _LAUNCH["starts"], _LAUNCH["ends"]
     first = int(np.searchsorted(starts, addresses.min(), side="right")) - 1
     if first >= 0 and int(addresses.max()) + width <= int(ends[first]):
@@ -79,6 +90,33 @@ def _accessed(kind: str, ptrs, mask, width: int) -> None:
     if not inside.all():
         raise OutOfBounds(_describe(kind, int(addresses[~inside][0]), width,
                                     int((~inside).sum()), int(addresses.size)))
+
+
+def _finished() -> None:
+    """Once a launch's programs are done: one address stored by two of them is a race."""
+    stores, _LAUNCH["stores"] = _LAUNCH["stores"], []
+    if len({index for _, index in stores}) < 2:
+        return
+    addresses = np.concatenate([a for a, _ in stores])
+    programs = np.concatenate([np.full(a.size, i, np.int64) for a, i in stores])
+    order = np.lexsort((programs, addresses))
+    addresses, programs = addresses[order], programs[order]
+    clash = (addresses[1:] == addresses[:-1]) & (programs[1:] != programs[:-1])
+    if clash.any():
+        at = int(np.argmax(clash))
+        names = {i: p for p, i in _LAUNCH["programs"].items()}
+        raise ProgramsRace(
+            f"two programs of one launch ({names[int(programs[at])]} and "
+            f"{names[int(programs[at + 1])]}, grid indices) store to the same address "
+            f"({_where(int(addresses[at]))}), neither with an atomic: on a GPU they run at "
+            "once and the value depends on which store lands last (use tl.atomic_add, or "
+            "give each program its own output)")
+
+
+def _where(address: int) -> str:
+    starts, names = _LAUNCH["starts"], _LAUNCH["names"]
+    at = int(np.searchsorted(starts, address, side="right")) - 1
+    return f"byte {address - int(starts[at])} of `{names[at]}`" if at >= 0 else "memory"
 
 
 def _describe(kind: str, address: int, width: int, bad: int, total: int) -> str:
