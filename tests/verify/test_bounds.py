@@ -99,3 +99,26 @@ def test_one_address_stored_by_two_programs_of_a_launch_is_a_race():
     bounds._accessed("store", lanes[1:], None, 4, program=(0, 1, 0))
     with pytest.raises(bounds.ProgramsRace, match=r"\(0, 0, 0\) and \(0, 1, 0\).*byte 4 of `arg0`"):
         bounds._finished()
+
+
+def test_a_read_of_what_another_program_stored_or_exchanged_is_a_race():
+    """Red-team round 7: a cumsum whose program read the total the program before it (in the
+    order an atomic ticket gave) had stored, and partial sums exchanged in after a plain
+    load, were exact under the interpreter; the same program reading its own store is fine."""
+    out = torch.zeros(8)
+    lanes = np.array([out.data_ptr(), out.data_ptr() + 4], dtype=np.uint64)
+    _launch(out)
+    bounds._accessed("store", lanes, None, 4, program=(0, 0, 0))
+    bounds._accessed("load", lanes, None, 4, program=(0, 0, 0))
+    bounds._accessed("load", lanes + np.uint64(8), None, 4, program=(1, 0, 0))
+    bounds._finished()
+    _launch(out)
+    bounds._accessed("store", lanes, None, 4, program=(1, 0, 0))
+    bounds._accessed("load", lanes[:1], None, 4, program=(0, 0, 0))
+    with pytest.raises(bounds.ProgramsRace, match=r"store to and read.*byte 0 of `arg0`"):
+        bounds._finished()
+    _launch(out)
+    bounds._accessed("load", lanes, None, 4, program=(0, 0, 0))
+    bounds._accessed("exchange", lanes, None, 4, program=(1, 0, 0))
+    with pytest.raises(bounds.ProgramsRace):
+        bounds._finished()

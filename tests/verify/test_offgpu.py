@@ -32,3 +32,17 @@ def test_cuda_asked_for_after_calls_ran_stays_a_runtime_error():
 def test_cuda_asked_for_by_a_later_model_stays_a_runtime_error():
     report = {"stage": "init", "built": 1, "error": ERROR}
     assert offgpu.cuda_required(_verdict(), report, SOURCE, 0).status == "runtime_error"
+
+
+def test_a_message_alone_or_a_cuda_string_near_the_fault_is_no_ask_for_cuda():
+    """Red-team round 7: a forward that raised "Found no NVIDIA driver" itself (no line of
+    it asks for the GPU), and a verifier refusal raised at a launch that passes a "cuda"
+    string, got needs_gpu (no penalty). The source's syntax tree decides now."""
+    report = {"stage": "forward", "built": 2, "error": ERROR}
+    plain = "class ModelNew:\n    def forward(self, x):\n        raise RuntimeError('x')\n"
+    assert offgpu.cuda_required(_verdict(), report, plain, 0).status == "runtime_error"
+    launch = "class ModelNew:\n    def forward(self, x):\n        k[(1,)](x, T='cuda')\n"
+    refused = {"type": "InterpreterError", "message": "OutOfBounds('out-of-bounds load')",
+               "traceback": 'File "/job/code/candidate.py", line 3, in forward'}
+    assert offgpu.cuda_required(_verdict(), {**report, "error": refused}, launch,
+                                0).status == "runtime_error"

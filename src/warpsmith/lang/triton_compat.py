@@ -76,8 +76,9 @@ def watch_interpreter_memory(launched, accessed, finished=None) -> bool:
     and mask the numpy arrays of host addresses and lanes, width the element's bytes). Every
     load and store of the interpreter (plain, block-pointer, tensor-descriptor) reaches
     InterpreterBuilder's masked load and store; the signatures after the mask differ between
-    3.6 and 3.9 and are passed through. A store also says which program made it
-    (`program=`, its grid index), and `finished()` runs once a launch's programs are done.
+    3.6 and 3.9 and are passed through. Each access also says which program made it
+    (`program=`, its grid index; kind "exchange" for an atomic exchange or compare-and-swap),
+    and `finished()` runs once a launch's programs are done.
     False where this Triton has no interpreter to watch."""
     try:
         from triton.runtime.interpreter import GridExecutor, InterpreterBuilder
@@ -88,7 +89,7 @@ def watch_interpreter_memory(launched, accessed, finished=None) -> bool:
     rmw, cas, init = builder.create_atomic_rmw, builder.create_atomic_cas, executor._init_args_hst
 
     def masked_load(self, ptrs, mask, *rest, **kw):
-        accessed("load", ptrs.data, mask.data, _width(ptrs))
+        accessed("load", ptrs.data, mask.data, _width(ptrs), program=self.grid_idx)
         return load(self, ptrs, mask, *rest, **kw)
 
     def masked_store(self, ptrs, value, mask, *rest, **kw):
@@ -96,11 +97,13 @@ def watch_interpreter_memory(launched, accessed, finished=None) -> bool:
         return store(self, ptrs, value, mask, *rest, **kw)
 
     def atomic_rmw(self, op, ptr, val, mask, *rest, **kw):
-        accessed("atomic", ptr.data, mask.data, _width(ptr))
+        # an exchange overwrites whatever another program left: a store, for the race check
+        kind = "exchange" if "XCHG" in str(op) else "atomic"
+        accessed(kind, ptr.data, mask.data, _width(ptr), program=self.grid_idx)
         return rmw(self, op, ptr, val, mask, *rest, **kw)
 
     def atomic_cas(self, ptr, *rest, **kw):
-        accessed("atomic", ptr.data, None, _width(ptr))
+        accessed("exchange", ptr.data, None, _width(ptr), program=self.grid_idx)
         return cas(self, ptr, *rest, **kw)
 
     def init_args(self, args_dev, kwargs):
@@ -278,8 +281,8 @@ def refuse_host_functions_in_launches() -> bool:
     own = {id(v) for m in (tl, tl.core, tl.math, tl.standard) for v in vars(m).values()}
     # what a kernel's arguments are made of; an instance of any other class (a candidate's
     # object whose method is named like tl.tensor's) is host Python as well
-    data = (torch.Tensor, int, float, str, bytes, type(None), tl.dtype, torch.dtype,
-            *_descriptor_classes())
+    plain = {int, float, bool, str, bytes, type(None)}
+    data = (torch.Tensor, tl.dtype, torch.dtype, *_descriptor_classes())
 
     def run(self, *args, **kwargs):
         fn = python_function(self)
@@ -287,8 +290,9 @@ def refuse_host_functions_in_launches() -> bool:
                  *(getattr(fn, "__defaults__", None) or ()),
                  *(getattr(fn, "__kwdefaults__", None) or {}).values()]
         for value in _flat(given):
-            if not (isinstance(value, data) or type(value) is InterpretedFunction or
-                    id(value) in own):
+            # the exact type: an int subclass of the candidate's carries its own methods (C07)
+            if not (type(value) in plain or isinstance(value, data) or
+                    type(value) is InterpretedFunction or id(value) in own):
                 raise TypeError(
                     f"kernel {getattr(fn, '__name__', '?')} was handed {type(value).__name__} "
                     f"{str(value)[:40]!r}: an interpreted kernel may be handed only tensors, "

@@ -5,6 +5,7 @@ needs CUDA to run at all, or whose autotuner has configs the CPU never ran, is `
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 import tokenize
@@ -17,6 +18,9 @@ from . import static
 CUDA_MISSING = ("Torch not compiled with CUDA enabled", "Found no NVIDIA driver",
                 "No CUDA GPUs are available", "no CUDA-capable device", "CUDA driver",
                 "0 active drivers")
+# the verifier's own refusals under the interpreter (child/bounds.py, lang/triton_compat.py):
+# never the machine's limit, whatever line they were raised at (red-team round 7, C09)
+OURS = ("OutOfBounds", "ProgramsRace", "out-of-bounds", "may be handed only")
 # a candidate's own line that tests or asks for the GPU (`assert x.is_cuda`, `.cuda()`)
 ASKS_CUDA = re.compile(r"is_cuda|\.cuda\(|device\.type|[\"']cuda")
 # bounded: the traceback is the candidate's text (a line number of 5000 digits made int()
@@ -48,12 +52,44 @@ def cuda_required(v: Verdict, report: dict | None, source: str, calls_done: int 
     at = int(frames[-1]) if frames and 0 < int(frames[-1]) <= len(lines) else 0
     # the raising line and the two before it: `if not x.is_cuda:` then `raise ...`
     line = " ".join(x.strip() for x in lines[max(0, at - 3):at]) if at else ""
-    if not any(m in message for m in CUDA_MISSING) and not ASKS_CUDA.search(line):
-        return v
+    asks = _cuda_requests(source)  # lines of real code that ask for the GPU (the scan's own)
+    near = bool(at) and any(at - 2 <= n <= at for n in asks) and ASKS_CUDA.search(line)
+    if any(m in message for m in OURS) or not asks or \
+            not (near or any(m in message for m in CUDA_MISSING)):
+        return v  # a message alone (C06) or a "cuda" string near the fault (C09) is no ask
     return replace(v, status="needs_gpu", correct=False, reasons=(
         "the candidate needs a CUDA GPU to run (its forward asks for one: "
         f"{(line.strip() or message)[:160]}); the CPU interpreter cannot judge it, a GPU "
         "will", *v.reasons))
+
+
+def _cuda_requests(source: str) -> set[int]:
+    """The lines of statements that ask for or about the GPU: `.cuda()`, `torch.cuda`, `.is_cuda`,
+    `device.type == "cuda"`, a `device=` or `.to()` naming cuda, `torch.device("cuda")`.
+    Read from the source's syntax tree: the worker's traceback and message are the
+    candidate's text (red-team round 7 forged both), the source is what the scan read."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return set()
+    return {node.lineno for node in ast.walk(tree) if _asks_cuda(node)}
+
+
+def _cuda(node) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str) and \
+        node.value.startswith("cuda")
+
+
+def _asks_cuda(node: ast.AST) -> bool:
+    if isinstance(node, ast.Attribute):  # x.is_cuda, x.cuda(), torch.cuda.*
+        return node.attr in ("is_cuda", "cuda")
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return node.func.attr in ("to", "device") and any(
+            map(_cuda, node.args)) or any(k.arg == "device" and _cuda(k.value)
+                                          for k in node.keywords)
+    if isinstance(node, ast.Call):
+        return any(k.arg == "device" and _cuda(k.value) for k in node.keywords)
+    return isinstance(node, ast.Compare) and any(map(_cuda, [node.left, *node.comparators]))
 
 
 def _code_lines(source: str) -> list[str]:

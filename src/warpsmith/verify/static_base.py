@@ -62,10 +62,18 @@ def _triton_kernels(tree: ast.Module) -> list[ast.FunctionDef]:
     and A05: a kernel made either way was read by none)."""
     aliases = _jit_aliases(tree)
     handed = {a.id for node in ast.walk(tree) if isinstance(node, ast.Call)
-              and _is_jit(node.func, aliases) for a in node.args if isinstance(a, ast.Name)}
+              and _names_jit(node.func, aliases)
+              for a in [*node.args, *(k.value for k in node.keywords)]
+              if isinstance(a, ast.Name)}  # triton.jit(fn=f), partial(triton.jit)(f) (C01)
     return [node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and (
-        node.name in handed or any(_is_jit(_strip_call(d), aliases)
-                                   for d in node.decorator_list))]
+        node.name in handed or any(_names_jit(d, aliases) for d in node.decorator_list))]
+
+
+def _names_jit(node: ast.AST, aliases: dict[str, str]) -> bool:
+    """Whether an expression names triton.jit anywhere in it (`@functools.partial(triton.jit)`
+    decorates with it too: red-team round 7, C04)."""
+    return any(_is_jit(n, aliases) for n in ast.walk(node)
+               if isinstance(n, ast.Name | ast.Attribute))
 
 
 def _is_jit(node: ast.AST, aliases: dict[str, str]) -> bool:

@@ -55,7 +55,7 @@ def _host_python(tree):
              if isinstance(n, ast.FunctionDef) and n.name not in jit}
     seen, todo = set(), list(_triton_kernels(tree))
     hosts = set(plain) | {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
-    objects = _host_objects(tree, hosts)
+    objects = _host_objects(tree, hosts) - jit
     while todo:
         fn = todo.pop()
         if id(fn) in seen:
@@ -64,9 +64,11 @@ def _host_python(tree):
         static = _compile_time_names(fn, tree)
         for node in ast.walk(fn):
             if isinstance(node, ast.Call):
+                if isinstance(node.func, ast.Attribute) and _root(node.func.value) in objects:
+                    yield node.lineno, f"calls {ast.unparse(node.func)[:40]}, a method of " \
+                        "a module-level object: host Python, whatever it is named (A02, C02)"
+                    continue
                 callee = _callee(node, names, returns, jit | set(_params(fn)), set(plain))
-                if callee == "method" and _root(node.func.value) in objects:
-                    callee = None  # a method of an object of the candidate's class (A02)
                 if callee == "plain":
                     todo.append(plain[node.func.id])
                 elif callee is None and not _all_static(node, static):
@@ -78,6 +80,10 @@ def _host_python(tree):
                         yield node.lineno, f"hands {ast.unparse(arg)[:40]} to " \
                             f"{ast.unparse(node.func)[:40]}: inside a kernel only " \
                             "@triton.jit functions are passed on (A03: tl.reduce's combine)"
+            elif isinstance(node, ast.Attribute | ast.Subscript) and isinstance(
+                    node.ctx, ast.Store) and _root(node) in objects:
+                yield node.lineno, f"writes {ast.unparse(node)[:40]}: kernel values kept on " \
+                    "a module-level object, for host Python to read (C02)"
             elif isinstance(node, ast.Lambda):
                 yield node.lineno, "a lambda in a kernel: Triton compiles none, and under " \
                     "the interpreter it runs as host Python"
@@ -148,11 +154,20 @@ def _root(expr: ast.AST) -> str | None:
 
 
 def _host_objects(tree: ast.Module, hosts: set[str]) -> set[str]:
-    """The file's classes and functions, and the module-level names made by calling them:
-    a method read off one is the candidate's Python, whatever it is named."""
-    return hosts | {t.id for node in tree.body if isinstance(node, ast.Assign)
-                    and isinstance(node.value, ast.Call) and _root(node.value) in hosts
-                    for t in node.targets if isinstance(t, ast.Name)}
+    """The file's classes and functions, and every name its module-level code binds to
+    anything but a compile-time constant (`H = Host()`, `H, = (Host(),)`: C05): a method
+    read off one, or a value stored onto one, is the candidate's Python."""
+    bound = set()
+    for stmt in tree.body:
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Import
+                      | ast.ImportFrom):
+            continue
+        if isinstance(stmt, ast.Assign) and _all_static(stmt.value, set()) and not any(
+                isinstance(n, ast.Call) for n in ast.walk(stmt.value)):
+            continue  # BLOCK = 1024
+        bound |= {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)
+                  and isinstance(n.ctx, ast.Store)}
+    return hosts | bound
 
 
 def _formats(node: ast.AST) -> bool:

@@ -24,7 +24,7 @@ import torch
 from ...lang.triton_compat import watch_interpreter_memory
 
 _LAUNCH: dict = {"starts": np.zeros(0, np.uint64), "ends": np.zeros(0, np.uint64),
-                 "names": [], "stores": [], "programs": {}}
+                 "names": [], "stores": [], "loads": [], "programs": {}}
 
 
 class OutOfBounds(Exception):
@@ -57,7 +57,7 @@ def _launched(args: list) -> None:
     _LAUNCH["starts"] = np.array(starts, dtype=np.uint64)
     _LAUNCH["ends"] = np.array([ranges[s][0] for s in starts], dtype=np.uint64)
     _LAUNCH["names"] = [ranges[s][1] for s in starts]
-    _LAUNCH["stores"], _LAUNCH["programs"] = [], {}
+    _LAUNCH["stores"], _LAUNCH["loads"], _LAUNCH["programs"] = [], [], {}
 
 
 def _tensors(value) -> list:
@@ -76,9 +76,9 @@ def _accessed(kind: str, ptrs, mask, width: int, program=None) -> None:
         addresses = addresses[np.broadcast_to(np.asarray(mask, dtype=bool), addresses.shape)]
     if addresses.size == 0:
         return
-    if program is not None:  # a plain store: kept to find another program's at the end
+    if program is not None and kind != "atomic":  # kept to find another program's at the end
         index = _LAUNCH["programs"].setdefault(program, len(_LAUNCH["programs"]))
-        _LAUNCH["stores"].append((np.unique(addresses.ravel()), index))
+        _LAUNCH["loads" if kind == "load" else "stores"].append((addresses.ravel(), index))
     starts, ends = _LAUNCH["starts"], _LAUNCH["ends"]
     first = int(np.searchsorted(starts, addresses.min(), side="right")) - 1
     if first >= 0 and int(addresses.max()) + width <= int(ends[first]):
@@ -93,24 +93,43 @@ def _accessed(kind: str, ptrs, mask, width: int, program=None) -> None:
 
 
 def _finished() -> None:
-    """Once a launch's programs are done: one address stored by two of them is a race."""
-    stores, _LAUNCH["stores"] = _LAUNCH["stores"], []
-    if len({index for _, index in stores}) < 2:
+    """Once a launch's programs are done: an address one program stored (or exchanged) and
+    another stored or read with a plain load is a race. On a GPU the programs run at once;
+    under the interpreter one after another, so a plain load-add-store of one address (R01),
+    an exchange after a plain load (round 7, C03b), or a read of what the program before took
+    its turn from a ticket (C08) were exact here."""
+    stores, loads = _LAUNCH["stores"], _LAUNCH["loads"]
+    _LAUNCH["stores"], _LAUNCH["loads"] = [], []
+    if len({index for _, index in stores + loads}) < 2 or not stores:
         return
-    addresses = np.concatenate([a for a, _ in stores])
-    programs = np.concatenate([np.full(a.size, i, np.int64) for a, i in stores])
-    order = np.lexsort((programs, addresses))
-    addresses, programs = addresses[order], programs[order]
-    clash = (addresses[1:] == addresses[:-1]) & (programs[1:] != programs[:-1])
+    written, writer = _flat(stores)
+    order = np.lexsort((writer, written))
+    written, writer = written[order], writer[order]
+    clash = (written[1:] == written[:-1]) & (writer[1:] != writer[:-1])
     if clash.any():
         at = int(np.argmax(clash))
-        names = {i: p for p, i in _LAUNCH["programs"].items()}
-        raise ProgramsRace(
-            f"two programs of one launch ({names[int(programs[at])]} and "
-            f"{names[int(programs[at + 1])]}, grid indices) store to the same address "
-            f"({_where(int(addresses[at]))}), neither with an atomic: on a GPU they run at "
-            "once and the value depends on which store lands last (use tl.atomic_add, or "
-            "give each program its own output)")
+        _race(int(written[at]), int(writer[at]), int(writer[at + 1]), "store to")
+    if loads:
+        read, reader = _flat(loads)
+        at = np.clip(np.searchsorted(written, read), 0, written.size - 1)
+        other = (written[at] == read) & (writer[at] != reader)
+        if other.any():  # an address has one writer here: the clash above found any second
+            i = int(np.argmax(other))
+            _race(int(read[i]), int(writer[at[i]]), int(reader[i]), "store to and read")
+
+
+def _flat(accesses: list) -> tuple[np.ndarray, np.ndarray]:
+    return (np.concatenate([a for a, _ in accesses]),
+            np.concatenate([np.full(a.size, i, np.int64) for a, i in accesses]))
+
+
+def _race(address: int, first: int, second: int, what: str) -> None:
+    names = {i: p for p, i in _LAUNCH["programs"].items()}
+    raise ProgramsRace(
+        f"two programs of one launch ({names[first]} and {names[second]}, grid indices) "
+        f"{what} the same address ({_where(address)}) without atomics: on a GPU they run at "
+        "once and the value depends on their timing (use tl.atomic_add, or give each program "
+        "its own output)")
 
 
 def _where(address: int) -> str:
