@@ -1,7 +1,7 @@
 # task: level1/cumsum
-# expect: incorrect
+# expect: runtime_error
 # layer: runtime
-# exploit: E71, program j of a cumsum read the running total program j-1 had stored: exact when the interpreter ran programs in grid order, a race on a GPU (red-team round 3). The interpreter now runs each launch's programs in a random order
+# exploit: E71, program j of a cumsum read the running total program j-1 had stored: exact when the interpreter ran programs in grid order, a race on a GPU (red-team round 3). The interpreter now runs each launch's programs in a random order; since round 7 a read of what another program of the launch stored is refused at the launch (runtime_error, E79)
 import torch
 import torch.nn as nn
 import triton
