@@ -22,11 +22,10 @@ from .static_base import REJECT, _triton_kernels, rule
 KERNEL_BUILTINS = {"range", "len", "min", "max", "print", "isinstance", "abs", "tuple"}
 COMPILE_TIME_ONLY = {"int", "float", "bool"}
 # Attributes of a kernel value that the compiler knows at compile time.
+# Any other attribute (`.value`, `.scalar`) is compile-time only of a compile-time value:
+# `tl.constexpr(tl.load(p)).value` is the loaded value itself (red-team round 6, A06).
 STATIC_ATTRIBUTES = {"shape", "dtype", "type", "element_ty", "numel", "primitive_bitwidth",
                      "block_shape"}
-# ... and these only of a compile-time value: `tl.constexpr(tl.load(p)).value` is the loaded
-# value itself (red-team round 6, A06)
-STATIC_OF_STATIC = {"value", "scalar"}
 
 
 @functools.lru_cache(maxsize=1)
@@ -43,14 +42,14 @@ def value_methods() -> frozenset[str]:
 
 @rule("host-python-in-kernel", REJECT)
 def _host_python_in_kernel(tree):
-    yield from _host_python(tree)
-    yield from _host_function_handed_in(tree)
-
-
-def _host_python(tree):
     names = static_rules.bindings(tree)
     _, returns = static_rules._reference_bindings(tree)
     jit = {k.name for k in _triton_kernels(tree)}
+    yield from _host_python(tree, names, returns, jit)
+    yield from _host_function_handed_in(tree, names, returns, jit)
+
+
+def _host_python(tree, names, returns, jit: set[str]):
     plain = {n.name: n for n in ast.walk(tree)
              if isinstance(n, ast.FunctionDef) and n.name not in jit}
     seen, todo = set(), list(_triton_kernels(tree))
@@ -91,14 +90,11 @@ def _host_python(tree):
                 yield node.lineno, "formats a kernel value into a string: its data on the host"
 
 
-def _host_function_handed_in(tree):
+def _host_function_handed_in(tree, names, returns, jit: set[str]):
     """A kernel calls what a launch hands it: a lambda, a plain function of the file, a builtin
     or a function of a host module handed to a kernel runs as host Python under the
     interpreter (the rule above checks a plain function a kernel calls by name, not one
     passed in). The worker refuses such a launch at run time as well (lang/triton_compat)."""
-    names = static_rules.bindings(tree)
-    _, returns = static_rules._reference_bindings(tree)
-    jit = {k.name for k in _triton_kernels(tree)}
     plain = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.ClassDef)
              and n.name not in jit}
     for kernel in _triton_kernels(tree):  # a parameter's default is handed in at every launch
