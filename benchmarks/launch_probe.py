@@ -82,6 +82,33 @@ def _times(model, inputs, calls: int, device: str) -> dict:
             "gpu_us": round(statistics.median(gpu), 1) if gpu else None}
 
 
+def _after_sleep(model, inputs, device: str, rounds: int = 50) -> dict:
+    """The block's shape as the worker runs it: idle in a wait (here a 5 ms sleep, there a
+    read of GO), then an event record, one call, a synchronize. The host's time of each step
+    (the trusted clock's fixed 650-800 us a block: the start record alone measured 117-149 us
+    in the worker)."""
+    import torch
+
+    steps: dict[str, list[float]] = {"record_us": [], "call_us": [], "sync_us": []}
+    for _ in range(rounds):
+        if device == "cuda":
+            torch.cuda.synchronize()
+            ev = torch.cuda.Event(enable_timing=True)
+        time.sleep(0.005)
+        t0 = time.perf_counter()
+        if device == "cuda":
+            ev.record()
+        t1 = time.perf_counter()
+        model(*inputs)
+        t2 = time.perf_counter()
+        if device == "cuda":
+            torch.cuda.synchronize()
+        t3 = time.perf_counter()
+        for key, (a, b) in zip(steps, ((t0, t1), (t1, t2), (t2, t3)), strict=True):
+            steps[key].append((b - a) * 1e6)
+    return {k: round(statistics.median(v), 1) for k, v in steps.items()}
+
+
 def measure(specs: list[str], calls: int, device: str) -> dict:
     import torch
 
@@ -93,6 +120,7 @@ def measure(specs: list[str], calls: int, device: str) -> dict:
         for hook in HOOKS:
             _install(hook, specs[0].split(":")[2], device)
             rows[hook] = {s: _times(m, x, calls, device) for s, (m, x) in built.items()}
+        rows["after_sleep"] = {s: _after_sleep(m, x, device) for s, (m, x) in built.items()}
         prof = cProfile.Profile()
         with prof:
             for model, inputs in built.values():
