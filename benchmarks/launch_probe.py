@@ -109,7 +109,58 @@ def _after_sleep(model, inputs, device: str, rounds: int = 50) -> dict:
     return {k: round(statistics.median(v), 1) for k, v in steps.items()}
 
 
-def measure(specs: list[str], calls: int, device: str) -> dict:
+_WAKER = """
+import os, signal, sys, time
+for line in sys.stdin:
+    time.sleep(0.005)
+    os.kill(int(line), signal.SIGCONT)
+"""
+
+
+def _after_stop(model, inputs, device: str, rounds: int = 30) -> dict:
+    """As _after_sleep, but idle the way the verifier idles a worker: stopped (SIGSTOP) and
+    continued (SIGCONT, here by a helper process 5 ms later), the record made right after."""
+    import os
+    import signal
+    import subprocess
+
+    import torch
+
+    waker = subprocess.Popen([sys.executable, "-c", _WAKER], stdin=subprocess.PIPE, text=True)
+    steps: dict[str, list[float]] = {"record_us": [], "call_us": [], "sync_us": []}
+    try:
+        for _ in range(rounds):
+            if device == "cuda":
+                torch.cuda.synchronize()
+                ev = torch.cuda.Event(enable_timing=True)
+            waker.stdin.write(f"{os.getpid()}\n")
+            waker.stdin.flush()
+            os.kill(os.getpid(), signal.SIGSTOP)
+            t0 = time.perf_counter()
+            if device == "cuda":
+                ev.record()
+            t1 = time.perf_counter()
+            model(*inputs)
+            t2 = time.perf_counter()
+            if device == "cuda":
+                torch.cuda.synchronize()
+            t3 = time.perf_counter()
+            for key, (a, b) in zip(steps, ((t0, t1), (t1, t2), (t2, t3)), strict=True):
+                steps[key].append((b - a) * 1e6)
+    finally:
+        waker.stdin.close()
+        waker.wait(timeout=5)
+    return {k: round(statistics.median(v), 1) for k, v in steps.items()}
+
+
+def _guarded(step, *args) -> dict:
+    try:
+        return step(*args)
+    except Exception as e:  # a probe step that cannot run here (a sandbox's rule): said
+        return {"error": f"{type(e).__name__}: {e}"[:200]}
+
+
+def measure(specs: list[str], calls: int, device: str, stop: bool = True) -> dict:
     import torch
 
     built = {s: _model(s, device) for s in specs}
@@ -120,7 +171,11 @@ def measure(specs: list[str], calls: int, device: str) -> dict:
         for hook in HOOKS:
             _install(hook, specs[0].split(":")[2], device)
             rows[hook] = {s: _times(m, x, calls, device) for s, (m, x) in built.items()}
-        rows["after_sleep"] = {s: _after_sleep(m, x, device) for s, (m, x) in built.items()}
+        rows["after_sleep"] = {s: _guarded(_after_sleep, m, x, device)
+                               for s, (m, x) in built.items()}
+        if stop:  # not in the sandbox: its child stayed stopped there (its waker's signal)
+            rows["after_stop"] = {s: _guarded(_after_stop, m, x, device)
+                                  for s, (m, x) in built.items()}
         prof = cProfile.Profile()
         with prof:
             for model, inputs in built.values():
@@ -139,7 +194,7 @@ def main() -> None:
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        print(json.dumps(measure(args.specs, args.calls, args.device)), flush=True)
+        print(json.dumps(measure(args.specs, args.calls, args.device, stop=False)), flush=True)
         return
     import bias_probe
 
