@@ -122,3 +122,43 @@ def test_a_read_of_what_another_program_stored_or_exchanged_is_a_race():
     bounds._accessed("exchange", lanes, None, 4, program=(1, 0, 0))
     with pytest.raises(bounds.ProgramsRace):
         bounds._finished()
+
+
+def test_atomic_updates_race_with_a_store_or_a_read_apart_from_the_update():
+    """Red-team round 8: a running total read with `tl.atomic_add(p, 0.0)` (an atomic that
+    changes nothing: a load) and written back with atomic_max, and the previous ticket's
+    stored total read the same way, were exact under the interpreter. Updates alone (split-K
+    partial sums, a ticket counter) are no race."""
+    out = torch.zeros(8)
+    lanes = np.array([out.data_ptr(), out.data_ptr() + 4], dtype=np.uint64)
+    _launch(out)
+    for program in range(3):  # every program adds into the same tile, and takes a ticket
+        bounds._accessed("atomic", lanes, None, 4, program=(program, 0, 0))
+    bounds._accessed("load", lanes + np.uint64(8), None, 4, program=(0, 0, 0))
+    bounds._finished()
+    _launch(out)
+    bounds._accessed("store", lanes, None, 4, program=(0, 0, 0))
+    bounds._accessed("atomic", lanes[:1], None, 4, program=(1, 0, 0))
+    with pytest.raises(bounds.ProgramsRace, match="store to and update"):
+        bounds._finished()
+    _launch(out)
+    for program in range(2):  # read, then update apart from the read
+        bounds._accessed("load", lanes[:1], None, 4, program=(program, 0, 0))
+        bounds._accessed("atomic", lanes[:1], None, 4, program=(program, 0, 0))
+    with pytest.raises(bounds.ProgramsRace, match=r"\(1, 0, 0\) and \(0, 0, 0\).*update"):
+        bounds._finished()
+
+
+@pytest.mark.parametrize(("op", "values", "reads"), [
+    ("ATOMIC_OP.FADD", np.array([0.0, -0.0, 1.0], np.float32), [True, True, False]),
+    ("ATOMIC_OP.ADD", np.array([0, 3], np.int32), [True, False]),
+    ("ATOMIC_OP.MAX", np.array([-np.inf, 0.0], np.float32), [True, False]),
+    ("ATOMIC_OP.MIN", np.array([np.iinfo(np.int32).max, 0], np.int32), [True, False]),
+    ("ATOMIC_OP.AND", np.array([-1, 0], np.int32), [True, False]),
+    ("ATOMIC_OP.UMAX", np.array([0, 1], np.int32), [True, False]),
+    ("ATOMIC_OP.OR", np.array([0, 2], np.int64), [True, False]),
+])
+def test_an_atomic_that_changes_nothing_is_a_read(op, values, reads):
+    from warpsmith.lang.triton_compat import _identity_lanes
+
+    assert _identity_lanes(op, values).tolist() == reads

@@ -18,6 +18,8 @@ import ast
 import os
 import textwrap
 
+import numpy as np
+
 OLDEST, NEWEST = (3, 6), (3, 9)  # the range tested; pyproject.toml's bound follows it
 
 
@@ -69,6 +71,28 @@ def autotuner_class() -> type | None:
     return Autotuner
 
 
+def _identity_lanes(op: str, value) -> "np.ndarray":
+    """The lanes of an atomic read-modify-write that leave memory as it was (an add of 0, an
+    or/xor of 0, an and of all ones, a max with the lowest value, a min with the highest)."""
+    v = np.asarray(value)
+    name = op.rsplit(".", 1)[-1].upper()
+    if name in ("ADD", "FADD", "OR", "XOR"):
+        return v == 0
+    if name == "AND":
+        return ~v == 0 if v.dtype.kind in "iu" else np.zeros(v.shape, bool)
+    if name in ("UMAX", "UMIN") and v.dtype.kind in "iu":  # unsigned: 0 and all ones
+        return v == 0 if name == "UMAX" else ~v == 0
+    low = name == "MAX"
+    if name not in ("MAX", "MIN"):
+        return np.zeros(v.shape, bool)
+    if v.dtype.kind == "f":
+        return v == (-np.inf if low else np.inf)
+    if v.dtype.kind not in "iu":
+        return np.zeros(v.shape, bool)
+    info = np.iinfo(v.dtype)
+    return v == (info.min if low else info.max)
+
+
 def watch_interpreter_memory(launched, accessed, finished=None) -> bool:
     """Under the interpreter, call `launched(tensors)` with the (name, host tensor) pairs of
     each launch's arguments before its programs run, and `accessed(kind, ptrs, mask, width)`
@@ -97,9 +121,16 @@ def watch_interpreter_memory(launched, accessed, finished=None) -> bool:
         return store(self, ptrs, value, mask, *rest, **kw)
 
     def atomic_rmw(self, op, ptr, val, mask, *rest, **kw):
-        # an exchange overwrites whatever another program left: a store, for the race check
-        kind = "exchange" if "XCHG" in str(op) else "atomic"
-        accessed(kind, ptr.data, mask.data, _width(ptr), program=self.grid_idx)
+        # an exchange overwrites whatever another program left: a store, for the race check;
+        # a lane that adds 0 (ors 0, maxes with -inf, ...) changes nothing and only reads:
+        # a load (red-team round 8: `tl.atomic_add(p, 0.0)` read another program's total)
+        if "XCHG" in str(op):
+            accessed("exchange", ptr.data, mask.data, _width(ptr), program=self.grid_idx)
+        else:
+            reads = _identity_lanes(str(op), val.data)
+            lanes = np.broadcast_to(np.asarray(mask.data, dtype=bool), np.shape(ptr.data))
+            accessed("load", ptr.data, lanes & reads, _width(ptr), program=self.grid_idx)
+            accessed("atomic", ptr.data, lanes & ~reads, _width(ptr), program=self.grid_idx)
         return rmw(self, op, ptr, val, mask, *rest, **kw)
 
     def atomic_cas(self, ptr, *rest, **kw):

@@ -414,6 +414,37 @@ def _run_time_type(tree):
                                    "run time"
 
 
+# Library functions that write a class's members into the globals of the module its
+# `__module__` names, and the functional Enum API takes that name as a plain string:
+# `enum.global_enum(enum.StrEnum("A", [("ALWAYS_ALLOWED", "mm ...")], module="warpsmith.
+# verify.child.dispatch"))` replaced the op guard's allow-list with a string, so its
+# membership test became a substring test (red-team round 8, E81). Refused by name wherever
+# the name appears (an attribute, a name, an import), and `module=` on the class factories
+# with it: a class placed in another module is no candidate's business.
+MODULE_WRITERS = {"global_enum", "global_enum_repr", "global_flag_repr", "global_str",
+                  "_convert_", "_old_convert_"}
+
+
+@rule("module-write", REJECT)
+def _module_write(tree):
+    names = static_rules.bindings(tree)
+    _, returns = static_rules._reference_bindings(tree)
+    factories = {id(obj) for p in (*CLASS_FACTORIES, "collections.namedtuple",
+                                   "typing.NamedTuple", "typing.TypedDict")
+                 if (obj := _resolve(p)) is not None}
+    for node in ast.walk(tree):
+        name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(
+            node, ast.Name) else node.name if isinstance(node, ast.alias) else None
+        if name in MODULE_WRITERS:
+            yield getattr(node, "lineno", 0), f"uses {name}: it writes into the globals of " \
+                                              "a module named by a string"
+        if isinstance(node, ast.Call) and any(k.arg in ("module", None) for k in node.keywords) \
+                and any(id(_resolve(p)) in factories for p in
+                        static_rules.paths_of(node.func, names, returns)):
+            yield node.lineno, "passes module= to a class factory: a class placed in " \
+                               "another module"
+
+
 def _is_type_call(func: ast.AST) -> bool:
     return isinstance(func, ast.Call) and isinstance(func.func, ast.Name) and \
         func.func.id == "type"

@@ -24,7 +24,7 @@ import torch
 from ...lang.triton_compat import watch_interpreter_memory
 
 _LAUNCH: dict = {"starts": np.zeros(0, np.uint64), "ends": np.zeros(0, np.uint64),
-                 "names": [], "stores": [], "loads": [], "programs": {}}
+                 "names": [], "stores": [], "loads": [], "updates": [], "programs": {}}
 
 
 class OutOfBounds(Exception):
@@ -57,7 +57,8 @@ def _launched(args: list) -> None:
     _LAUNCH["starts"] = np.array(starts, dtype=np.uint64)
     _LAUNCH["ends"] = np.array([ranges[s][0] for s in starts], dtype=np.uint64)
     _LAUNCH["names"] = [ranges[s][1] for s in starts]
-    _LAUNCH["stores"], _LAUNCH["loads"], _LAUNCH["programs"] = [], [], {}
+    _LAUNCH["stores"], _LAUNCH["loads"], _LAUNCH["updates"] = [], [], []
+    _LAUNCH["programs"] = {}
 
 
 def _tensors(value) -> list:
@@ -70,15 +71,20 @@ def _tensors(value) -> list:
     return [base] if isinstance(base, torch.Tensor) else []  # a TensorDescriptor's
 
 
+# where each kind of access is kept for the race check: an exchange is a store, an atomic
+# update (an add, a max, ...) its own kind, an atomic that changes nothing a load
+LISTS = {"load": "loads", "store": "stores", "exchange": "stores", "atomic": "updates"}
+
+
 def _accessed(kind: str, ptrs, mask, width: int, program=None) -> None:
     addresses = np.asarray(ptrs).astype(np.uint64, copy=False)
     if mask is not None:
         addresses = addresses[np.broadcast_to(np.asarray(mask, dtype=bool), addresses.shape)]
     if addresses.size == 0:
         return
-    if program is not None and kind != "atomic":  # kept to find another program's at the end
+    if program is not None:  # kept to find another program's at the end
         index = _LAUNCH["programs"].setdefault(program, len(_LAUNCH["programs"]))
-        _LAUNCH["loads" if kind == "load" else "stores"].append((addresses.ravel(), index))
+        _LAUNCH[LISTS[kind]].append((addresses.ravel(), index))
     starts, ends = _LAUNCH["starts"], _LAUNCH["ends"]
     first = int(np.searchsorted(starts, addresses.min(), side="right")) - 1
     if first >= 0 and int(addresses.max()) + width <= int(ends[first]):
@@ -94,28 +100,59 @@ def _accessed(kind: str, ptrs, mask, width: int, program=None) -> None:
 
 def _finished() -> None:
     """Once a launch's programs are done: an address one program stored (or exchanged) and
-    another stored or read with a plain load is a race. On a GPU the programs run at once;
-    under the interpreter one after another, so a plain load-add-store of one address (R01),
-    an exchange after a plain load (round 7, C03b), or a read of what the program before took
-    its turn from a ticket (C08) were exact here."""
-    stores, loads = _LAUNCH["stores"], _LAUNCH["loads"]
-    _LAUNCH["stores"], _LAUNCH["loads"] = [], []
-    if len({index for _, index in stores + loads}) < 2 or not stores:
+    another stored, read or updated atomically is a race; so is one a program read and then
+    updated (a read-modify-write in two operations) while another updated it too. On a GPU
+    the programs run at once; under the interpreter one after another, so a plain
+    load-add-store of one address (R01), an exchange after a plain load (round 7, C03b), a
+    read of what the program before took its turn from a ticket (C08), the same read made by
+    an atomic that adds 0, and a running total read that way and written back by atomic_max
+    (round 8) were exact here."""
+    stores, loads, updates = _LAUNCH["stores"], _LAUNCH["loads"], _LAUNCH["updates"]
+    _LAUNCH["stores"], _LAUNCH["loads"], _LAUNCH["updates"] = [], [], []
+    if len({index for _, index in stores + loads + updates}) < 2 or not stores + updates:
         return
-    written, writer = _flat(stores)
-    order = np.lexsort((writer, written))
-    written, writer = written[order], writer[order]
-    clash = (written[1:] == written[:-1]) & (writer[1:] != writer[:-1])
-    if clash.any():
-        at = int(np.argmax(clash))
-        _race(int(written[at]), int(writer[at]), int(writer[at + 1]), "store to")
-    if loads:
-        read, reader = _flat(loads)
-        at = np.clip(np.searchsorted(written, read), 0, written.size - 1)
-        other = (written[at] == read) & (writer[at] != reader)
-        if other.any():  # an address has one writer here: the clash above found any second
-            i = int(np.argmax(other))
-            _race(int(read[i]), int(writer[at[i]]), int(reader[i]), "store to and read")
+    if stores:
+        written, writer = _sorted(stores)
+        clash = (written[1:] == written[:-1]) & (writer[1:] != writer[:-1])
+        if clash.any():
+            at = int(np.argmax(clash))
+            _race(int(written[at]), int(writer[at]), int(writer[at + 1]), "store to")
+        # an address has one writer here: the clash above found any second
+        for other, what in ((loads, "store to and read"), (updates, "store to and update")):
+            if other:
+                _other_program(written, writer, *_flat(other), what)
+    if updates and loads:
+        _read_then_updated(*_sorted(updates), *_flat(loads))
+
+
+def _other_program(written, writer, addresses, programs, what: str) -> None:
+    at = np.clip(np.searchsorted(written, addresses), 0, written.size - 1)
+    other = (written[at] == addresses) & (writer[at] != programs)
+    if other.any():
+        i = int(np.argmax(other))
+        _race(int(addresses[i]), int(writer[at[i]]), int(programs[i]), what)
+
+
+def _read_then_updated(updated, updater, read, reader) -> None:
+    """An address updated atomically by two programs or more, one of which also read it in
+    another operation: its update may rest on a value another program has changed since."""
+    shared = np.unique(updated[1:][(updated[1:] == updated[:-1]) &
+                                   (updater[1:] != updater[:-1])])
+    if shared.size == 0:
+        return
+    keep = np.isin(read, shared)
+    both = set(zip(updated[np.isin(updated, shared)].tolist(),
+                   updater[np.isin(updated, shared)].tolist(), strict=True))
+    for address, program in zip(read[keep].tolist(), reader[keep].tolist(), strict=True):
+        if (address, program) in both:
+            other = next(p for a, p in both if a == address and p != program)
+            _race(address, other, program, "update (one having read it in another operation)")
+
+
+def _sorted(accesses: list) -> tuple[np.ndarray, np.ndarray]:
+    addresses, programs = _flat(accesses)
+    order = np.lexsort((programs, addresses))
+    return addresses[order], programs[order]
 
 
 def _flat(accesses: list) -> tuple[np.ndarray, np.ndarray]:
@@ -127,9 +164,9 @@ def _race(address: int, first: int, second: int, what: str) -> None:
     names = {i: p for p, i in _LAUNCH["programs"].items()}
     raise ProgramsRace(
         f"two programs of one launch ({names[first]} and {names[second]}, grid indices) "
-        f"{what} the same address ({_where(address)}) without atomics: on a GPU they run at "
-        "once and the value depends on their timing (use tl.atomic_add, or give each program "
-        "its own output)")
+        f"{what} the same address ({_where(address)}) with no single atomic doing it: on a "
+        "GPU they run at once and the value depends on their timing (use one tl.atomic_add "
+        "per update, or give each program its own output)")
 
 
 def _where(address: int) -> str:

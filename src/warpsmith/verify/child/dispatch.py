@@ -130,8 +130,13 @@ class OpGuard:
                               + _patched(self._modes, self._made))
 
 
-def _modes(allowed_torch: tuple[str, ...], forbidden: set[str]):
-    """The two modes, sharing a record and an allowed-function depth only through closures."""
+def _modes(allowed_torch: tuple[str, ...], forbidden: set[str],
+           always: frozenset = frozenset(ALWAYS_ALLOWED),
+           host_access: frozenset = frozenset(HOST_ACCESS)):
+    """The two modes, sharing a record and an allowed-function depth only through closures.
+    The allow-lists are frozen when this module loads, before any candidate: a module
+    global read at each op was replaced with a string by enum.global_enum (E81), which made
+    the membership test a substring test."""
     allowed_functions = frozenset(allowed_torch)
     allowed_ops = frozenset(f"aten::{name.rsplit('.', 1)[-1]}" for name in allowed_torch)
     inside_allowed = [0]
@@ -143,14 +148,14 @@ def _modes(allowed_torch: tuple[str, ...], forbidden: set[str]):
             forbidden.add("torch functions switched off (DisableTorchFunction)")
         namespace, name = func.namespace, func.overloadpacket.__name__
         base = name.rstrip("_") or name
-        if namespace != "aten" or base not in ALWAYS_ALLOWED and name not in ALWAYS_ALLOWED \
+        if namespace != "aten" or base not in always and name not in always \
                 and f"aten::{base}" not in allowed_ops:
             forbidden.add(f"{namespace}.{name}")
 
     def check_function(qualified: str) -> int:
         """Records host access; the depth change an allowed function makes (1 or 0)."""
         if not inside_allowed[0]:
-            if qualified in HOST_ACCESS:
+            if qualified in host_access:
                 forbidden.add(f"{qualified} (tensor data on the host)")
             if _key_excluded(_PYTHON_KEY):  # the dispatch mode cannot see what this one runs
                 forbidden.add(f"{qualified} with the Python dispatch key excluded")
