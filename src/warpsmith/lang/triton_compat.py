@@ -71,7 +71,7 @@ def autotuner_class() -> type | None:
     return Autotuner
 
 
-def _identity_lanes(op: str, value) -> "np.ndarray":
+def _identity_lanes(op: str, value) -> np.ndarray:
     """The lanes of an atomic read-modify-write that leave memory as it was (an add of 0, an
     or/xor of 0, an and of all ones, a max with the lowest value, a min with the highest)."""
     v = np.asarray(value)
