@@ -313,7 +313,10 @@ def refuse_host_functions_in_launches() -> bool:
     # what a kernel's arguments are made of; an instance of any other class (a candidate's
     # object whose method is named like tl.tensor's) is host Python as well
     plain = {int, float, bool, str, bytes, type(None)}
-    data = (torch.Tensor, tl.dtype, torch.dtype, *_descriptor_classes())
+    # dtypes and descriptors by their exact classes, listed before any candidate loads: a
+    # subclass of tl.dtype made by the candidate carried a method running host Python (round 8)
+    exact = {torch.dtype, *_descriptor_classes(), *(
+        c for c in vars(tl.core).values() if isinstance(c, type) and issubclass(c, tl.dtype))}
 
     def run(self, *args, **kwargs):
         fn = python_function(self)
@@ -322,7 +325,8 @@ def refuse_host_functions_in_launches() -> bool:
                  *(getattr(fn, "__kwdefaults__", None) or {}).values()]
         for value in _flat(given):
             # the exact type: an int subclass of the candidate's carries its own methods (C07)
-            if not (type(value) in plain or isinstance(value, data) or
+            if not (type(value) in plain or type(value) in exact or
+                    isinstance(value, torch.Tensor) or
                     type(value) is InterpretedFunction or id(value) in own):
                 raise TypeError(
                     f"kernel {getattr(fn, '__name__', '?')} was handed {type(value).__name__} "

@@ -61,9 +61,9 @@ def _host_python(tree, names, returns, jit: set[str]):
             continue
         seen.add(id(fn))
         static = _compile_time_names(fn, tree)
-        for node in ast.walk(fn):
+        for node in _body_nodes(fn):
             if isinstance(node, ast.Call):
-                if isinstance(node.func, ast.Attribute) and _root(node.func.value) in objects:
+                if isinstance(node.func, ast.Attribute) and _value_names(node.func.value) & objects:
                     yield node.lineno, f"calls {ast.unparse(node.func)[:40]}, a method of " \
                         "a module-level object: host Python, whatever it is named (A02, C02)"
                     continue
@@ -80,7 +80,7 @@ def _host_python(tree, names, returns, jit: set[str]):
                             f"{ast.unparse(node.func)[:40]}: inside a kernel only " \
                             "@triton.jit functions are passed on (A03: tl.reduce's combine)"
             elif isinstance(node, ast.Attribute | ast.Subscript) and isinstance(
-                    node.ctx, ast.Store) and _root(node) in objects:
+                    node.ctx, ast.Store) and _value_names(node.value) & objects:
                 yield node.lineno, f"writes {ast.unparse(node)[:40]}: kernel values kept on " \
                     "a module-level object, for host Python to read (C02)"
             elif isinstance(node, ast.Lambda):
@@ -103,10 +103,22 @@ def _host_function_handed_in(tree, names, returns, jit: set[str]):
                     and isinstance(default.func, ast.Name) and default.func.id in plain:
                 yield default.lineno, f"kernel {kernel.name} defaults a parameter to " \
                     f"{ast.unparse(default)[:40]}: a kernel may call only @triton.jit functions"
+    classes = {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+
+    def made(value: ast.AST) -> bool:  # an object of the file's class
+        return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and \
+            value.func.id in classes
+
+    objects = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and made(n.value)
+               for t in n.targets if isinstance(t, ast.Name)}
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and _launched(node.func) in jit:
             for arg in [*node.args, *(k.value for k in node.keywords)]:
-                if _host_function(arg, names, returns, plain):
+                if made(arg) or isinstance(arg, ast.Name) and arg.id in objects:
+                    yield node.lineno, f"hands {ast.unparse(arg)[:40]}, an object of the " \
+                        f"file's class, to kernel {_launched(node.func)}: its methods run as " \
+                        "host Python (round 8: a tl.dtype subclass)"
+                elif _host_function(arg, names, returns, plain):
                     yield node.lineno, f"hands {ast.unparse(arg)[:40]} to kernel " \
                         f"{_launched(node.func)}: a kernel may be handed only @triton.jit " \
                         "functions (anything else runs as host Python on the CPU)"
@@ -130,6 +142,8 @@ def _host_function(arg: ast.AST, names, returns, plain: set[str]) -> bool:
     if isinstance(arg, ast.Name) and (arg.id in plain or arg.id not in names and callable(
             getattr(builtins, arg.id, None))):
         return True
+    if not isinstance(arg, ast.Name | ast.Call) and _value_names(arg) & plain:
+        return True  # `(Combine,)[0]`, `Combine.fn`: reached through an expression (round 8)
     return any(not (p == "triton" or p.startswith("triton.")) and _callable(p)
                for p in static_rules.paths_of(arg, names, returns))
 
@@ -141,12 +155,27 @@ def _callable(path: str) -> bool:
     return obj is not static_rules.MISSING and callable(obj)
 
 
-def _root(expr: ast.AST) -> str | None:
-    """The name a method call's receiver starts from (`x` of `x.to(...)`, `tl` of
-    `tl.load(p).to(...)`); None where it starts from a computed value."""
-    while isinstance(expr, ast.Attribute | ast.Subscript | ast.Call):
-        expr = expr.func if isinstance(expr, ast.Call) else expr.value
-    return expr.id if isinstance(expr, ast.Name) else None
+def _body_nodes(fn: ast.FunctionDef) -> Iterator[ast.AST]:
+    """Every node of a function's body: its decorators (`@triton.heuristics({...: lambda
+    args: ...})`, autotune's configs from a helper that appends to a list) are host code run
+    at the launch, not kernel code, and its defaults are checked as what a launch hands in."""
+    for stmt in fn.body:
+        yield from ast.walk(stmt)
+
+
+def _value_names(expr: ast.AST) -> set[str]:
+    """Every name an expression reads as a value (`H` of `(H,)[0].store`, of `H.store`, of
+    `get(H)`): a method call's receiver or a store's target built from a host object through
+    a tuple, a subscript or a call was missed when only the chain's root was read (round 8).
+    A called name's result is not the name itself: `helper(n)` reads n, not helper."""
+    if isinstance(expr, ast.Call):
+        parts = [*expr.args, *(k.value for k in expr.keywords)]
+        if not isinstance(expr.func, ast.Name):
+            parts.append(expr.func)
+        return set().union(*map(_value_names, parts)) if parts else set()
+    if isinstance(expr, ast.Name):
+        return {expr.id}
+    return set().union(set(), *map(_value_names, ast.iter_child_nodes(expr)))
 
 
 def _host_objects(tree: ast.Module, hosts: set[str]) -> set[str]:
@@ -163,6 +192,9 @@ def _host_objects(tree: ast.Module, hosts: set[str]) -> set[str]:
             continue  # BLOCK = 1024
         bound |= {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)
                   and isinstance(n.ctx, ast.Store)}
+    # `global H; H = Host()` in a method binds a module-level object the module's own
+    # statements never show (round 8: `H = 0` there, a host object after __init__)
+    bound |= {name for n in ast.walk(tree) if isinstance(n, ast.Global) for name in n.names}
     return hosts | bound
 
 
@@ -201,22 +233,31 @@ def _params(fn: ast.FunctionDef) -> Iterator[str]:
 
 def _compile_time_names(fn: ast.FunctionDef, tree: ast.Module) -> set[str]:
     """Names a kernel knows at compile time: constexpr parameters, module constants, and
-    names assigned only from those (to a fixpoint)."""
-    static = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs
+    names assigned only from those. A name the body binds any other way (a loop, a
+    comprehension, `+=`, unpacking, `:=`) or assigns from a kernel value is not, whatever
+    the module binds it to (round 8: `V = 0.0` at module level, `V = tl.load(p)` in the
+    kernel, then `str(V)` passed as compile-time), nor is a parameter that is not constexpr."""
+    params = {a.arg: a for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
+    static = {name for name, a in params.items()
               if a.annotation is not None and "constexpr" in ast.unparse(a.annotation)}
     static |= {t.id for node in tree.body if isinstance(node, ast.Assign)
                for t in node.targets if isinstance(t, ast.Name)
-               and _all_static(node.value, set())}
-    assigned = [(t.id, node.value) for node in ast.walk(fn)
-                if isinstance(node, ast.Assign) for t in node.targets
-                if isinstance(t, ast.Name)]
-    for _ in range(4):
-        grown = {name for name, value in assigned if _all_static(value, static)}
-        rebound = {name for name, value in assigned if not _all_static(value, static)}
-        if grown - rebound <= static:
+               and _all_static(node.value, set()) and t.id not in params}
+    nodes = list(_body_nodes(fn))
+    assigned = [(t, node.value) for node in nodes if isinstance(node, ast.Assign)
+                for t in node.targets if isinstance(t, ast.Name)]
+    plain = {id(t) for t, _ in assigned}
+    static -= {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+               and id(n) not in plain}
+    candidates = static | {t.id for t, _ in assigned}
+    for _ in range(len(assigned) + 1):  # the largest set that holds: values from constants
+        kept = candidates - {t.id for t, value in assigned if not _all_static(value, candidates)}
+        if kept == candidates:
             break
-        static |= grown - rebound
-    return static
+        candidates = kept
+    return candidates - (set(params) - static) - {
+        n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        and id(n) not in plain}
 
 
 def _all_static(node: ast.AST, static: set[str]) -> bool:
