@@ -15,6 +15,7 @@ are the same. Below 3.4 (no `triton.knobs`) the interpreter's flag is read from 
 from __future__ import annotations
 
 import ast
+import math
 import os
 import textwrap
 
@@ -288,6 +289,79 @@ def interpret_programs_in_any_order() -> bool:
 
     InterpreterBuilder.set_grid_dim, InterpreterBuilder.set_grid_idx = set_grid_dim, set_grid_idx
     return True
+
+
+# libdevice functions the interpreter can run, by what numpy computes in float64 (the GPU's
+# libdevice is within an ulp or two of that; numpy, not torch: the worker's guard takes torch
+# ops in forward for the candidate's). Triton's interpreter runs none: the stubs of
+# triton.language.extra.libdevice return None, so an honest GELU through libdevice.erf was a
+# runtime_error on the CPU (an outside helper writing kernels as LLMs do, 2026-12-06).
+_ELEMENTWISE = np.vectorize  # for math's functions numpy lacks (erf, lgamma): small shapes
+LIBDEVICE = {
+    "erf": _ELEMENTWISE(math.erf, otypes=[np.float64]),
+    "erfc": _ELEMENTWISE(math.erfc, otypes=[np.float64]),
+    "lgamma": _ELEMENTWISE(math.lgamma, otypes=[np.float64]),
+    "tanh": np.tanh, "sinh": np.sinh, "cosh": np.cosh, "asinh": np.arcsinh,
+    "acosh": np.arccosh, "atanh": np.arctanh, "sin": np.sin, "cos": np.cos, "tan": np.tan,
+    "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan, "atan2": np.arctan2,
+    "exp": np.exp, "exp2": np.exp2, "expm1": np.expm1, "exp10": lambda x: np.power(10.0, x),
+    "log": np.log, "log2": np.log2, "log10": np.log10, "log1p": np.log1p, "sqrt": np.sqrt,
+    "sqrt_rn": np.sqrt, "rsqrt": lambda x: 1.0 / np.sqrt(x), "rcp_rn": np.reciprocal,
+    "cbrt": np.cbrt, "floor": np.floor, "ceil": np.ceil, "trunc": np.trunc, "rint": np.rint,
+    "nearbyint": np.rint, "round": lambda x: np.sign(x) * np.floor(np.abs(x) + 0.5),
+    "fabs": np.abs, "pow": np.power, "powf": np.power, "pow_rn": np.power,
+    "div_rn": np.divide, "fmod": np.fmod, "fmin": np.fmin, "fmax": np.fmax,
+    "hypot": np.hypot, "copysign": np.copysign, "fma": lambda a, b, c: a * b + c,
+    "isnan": np.isnan, "isinf": np.isinf, "signbit": np.signbit, "isfinited": np.isfinite,
+    "finitef": np.isfinite}
+
+
+def emulate_interpreter_libdevice() -> bool:
+    """Under the interpreter, the libdevice functions in LIBDEVICE compute (elementwise, in
+    float64, cast back to the argument's type) in both of Triton's libdevice modules. False
+    where this Triton has neither."""
+    import importlib
+
+    try:
+        from triton.runtime.interpreter import TensorHandle
+    except ImportError:
+        return False
+    modules = []
+    for name in ("triton.language.extra.libdevice", "triton.language.extra.cuda.libdevice"):
+        try:
+            modules.append(importlib.import_module(name))
+        except ImportError:
+            continue
+    for module in modules:
+        for name, fn in LIBDEVICE.items():
+            if hasattr(module, name):
+                setattr(module, name, _libdevice_call(name, fn, TensorHandle))
+    return bool(modules)
+
+
+def _libdevice_call(name: str, fn, handle_class):
+    import triton.language as tl
+
+    def call(*args, _semantic=None, _builder=None):
+        tensors = [a for a in args if isinstance(a, tl.tensor)]
+        if not tensors:
+            raise TypeError(f"libdevice.{name} was called with no tensor")
+        like = max(tensors, key=lambda t: np.asarray(t.handle.data).size)
+        if like.dtype.scalar == tl.bfloat16:  # libdevice has fp32 and fp64 forms only
+            raise TypeError(f"libdevice.{name} has no bfloat16 form")
+        values = [np.asarray(a.handle.data) if isinstance(a, tl.tensor)
+                  else np.asarray(getattr(a, "value", a)) for a in args]
+        with np.errstate(all="ignore"):  # NaN and inf come out as the GPU's do
+            out = np.asarray(fn(*(v.astype(np.float64) if v.dtype.kind == "f" else v
+                                  for v in values)))
+        if out.dtype == np.bool_:
+            ty = tl.block_type(tl.int1, like.type.shape) if like.type.is_block() else tl.int1
+            return tl.tensor(handle_class(out, tl.int1), ty)
+        data = np.asarray(like.handle.data)
+        return tl.tensor(handle_class(out.astype(data.dtype), like.handle.dtype), like.type)
+
+    call.__name__ = call.__qualname__ = name
+    return call
 
 
 def refuse_host_functions_in_launches() -> bool:

@@ -32,6 +32,7 @@ import torch
 from torch.utils._pytree import tree_leaves
 
 from ...lang.triton_compat import (
+    emulate_interpreter_libdevice,
     emulate_interpreter_tf32,
     fix_interpreter_bf16,
     interpret_programs_in_any_order,
@@ -178,6 +179,7 @@ def run(job: dict, report: dict, fd: int) -> None:
         fix_interpreter_bf16()  # bf16 products and casts as a GPU computes them
         interpret_programs_in_any_order()  # a launch's programs in no order, as on a GPU
         refuse_host_functions_in_launches()  # a kernel calls only kernels and triton.language
+        emulate_interpreter_libdevice()  # libdevice.erf and the like compute, as on a GPU
         if not task.allow_tf32:  # fp32 products at the precision a GPU would run them
             emulate_interpreter_tf32()
     _warm_guard(device.type)  # lazy imports that compile strings: before the watch
