@@ -60,3 +60,30 @@ def test_rule_fires(fragment, rule):
 ])
 def test_honest_fragments_stay_quiet(fragment):
     assert _rules(fragment) == set()
+
+
+TF32_KERNEL = """import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def mm(a_ptr, b_ptr, c_ptr, ALLOW_TF32: tl.constexpr):
+    offs = tl.arange(0, 16)
+    a = tl.load(a_ptr + offs[:, None] * 16 + offs[None, :])
+    b = tl.load(b_ptr + offs[:, None] * 16 + offs[None, :])
+    tl.store(c_ptr + offs[:, None] * 16 + offs[None, :], tl.dot(a, b, allow_tf32=ALLOW_TF32))
+"""
+
+
+@pytest.mark.parametrize(("launches", "refused"), [
+    ("mm[(1,)](a, b, c, ALLOW_TF32=False)\n", False),  # triton.ops.matmul's own style
+    ("mm[(1,)](a, b, c, ALLOW_TF32=False)\nmm[(1,)](a, b, c, ALLOW_TF32=True)\n", True),
+    ("mm[(1,)](a, b, c, ALLOW_TF32=True)\n", True),
+    ("mm[(1,)](a, b, c, False)\n", True),  # positional: not read
+    ("", True),
+])
+def test_a_dots_precision_given_as_a_constexpr_is_what_every_launch_passes(launches, refused):
+    from warpsmith.verify.static_tf32 import tf32_dots
+
+    assert bool(tf32_dots(TF32_KERNEL + launches)) == refused

@@ -19,8 +19,10 @@ def tf32_dots(source: str) -> list[Finding]:
     except SyntaxError:
         return []
     names = bindings(tree)
+    launched = _launch_literals(tree)
     found = [node.lineno for node in ast.walk(tree)
-             if isinstance(node, ast.Call) and _is_tl_dot(node.func, names) and not _ieee(node)
+             if isinstance(node, ast.Call) and _is_tl_dot(node.func, names)
+             and not _ieee(node, _fixed_by_launches(tree, node, launched))
              or isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult)
              and _inside_kernel(tree, node)]
     found += _dot_as_value(tree, names)
@@ -46,13 +48,54 @@ def _is_tl_dot(func: ast.AST, names) -> bool:
                for p in paths_of(func, names))
 
 
-def _ieee(call: ast.Call) -> bool:
+def _launch_literals(tree: ast.Module) -> dict[str, list[dict]]:
+    """Per kernel name, the keywords of each launch (`k[grid](..., ALLOW_TF32=False)`)."""
+    out: dict[str, list[dict]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript) and \
+                isinstance(node.func.value, ast.Name):
+            out.setdefault(node.func.value.id, []).append(
+                {k.arg: k.value for k in node.keywords if k.arg})
+    return out
+
+
+def _fixed_by_launches(tree: ast.Module, dot: ast.Call, launched: dict) -> dict:
+    """A dot's precision given as a constexpr parameter (`allow_tf32=ALLOW_TF32`, as
+    triton.ops.matmul wrote it) is the literal every launch of its kernel passes by keyword;
+    a kernel launched nowhere in the file, autotuned, or launched once without that
+    keyword, fixes nothing (an honest file an outside helper wrote was refused before)."""
+    from .static import _triton_kernels
+
+    kernel = next((k for k in _triton_kernels(tree) if any(n is dot for n in ast.walk(k))),
+                  None)
+    if kernel is None or kernel.decorator_list and len(kernel.decorator_list) > 1 or any(
+            isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == kernel.name
+            for n in ast.walk(tree)):  # called from another kernel, with whatever it passes
+        return {}
+    rebound = {n.id for n in ast.walk(kernel) if isinstance(n, ast.Name)
+               and isinstance(n.ctx, ast.Store)}
+    params = {a.arg for a in kernel.args.args + kernel.args.kwonlyargs
+              if a.annotation is not None and "constexpr" in ast.unparse(a.annotation)} - rebound
+    launches = launched.get(kernel.name, [])
+    fixed = {}
+    for name in params:
+        values = [call.get(name) for call in launches]
+        if values and all(isinstance(v, ast.Constant) for v in values) and \
+                len({repr(v.value) for v in values}) == 1:
+            fixed[name] = values[0]
+    return fixed
+
+
+def _ieee(call: ast.Call, fixed: dict | None = None) -> bool:
     given = {k.arg: k.value for k in call.keywords}
     if len(call.args) >= 4:
         given.setdefault("input_precision", call.args[3])
     if len(call.args) >= 5:
         given.setdefault("allow_tf32", call.args[4])
     precision, tf32 = given.get("input_precision"), given.get("allow_tf32")
+    fixed = fixed or {}
+    precision, tf32 = (fixed.get(v.id, v) if isinstance(v, ast.Name) else v
+                       for v in (precision, tf32))
     if precision is not None:
         # tf32x3 splits each operand in three TF32 parts: about fp32's accuracy, which the
         # GPU's comparison then judges like any other kernel's
