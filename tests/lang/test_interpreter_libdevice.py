@@ -1,7 +1,8 @@
 """lang/triton_compat.emulate_interpreter_libdevice on the Triton installed (CI runs tests/lang
 on 3.6 and 3.9): Triton's interpreter runs no libdevice function (its stubs return None), so
 an honest kernel that calls libdevice.erf or tl.extra.cuda.libdevice.tanh failed on the CPU;
-emulated, both modules compute as a GPU's libdevice would, NaN and predicates included. In a
+emulated, both modules compute as a GPU's libdevice would, NaN and predicates included,
+and refuse what it has no form for (fp16). In a
 child process: the patch stays for its life."""
 
 import os
@@ -22,7 +23,7 @@ def k(x_ptr, out_ptr, flag_ptr, n, B: tl.constexpr):
     tl.store(out_ptr + offs, libdevice.fma(x, x, y), mask=offs < n)
     tl.store(flag_ptr + offs, libdevice.isnan(x).to(tl.int32), mask=offs < n)
 
-for dtype in (torch.float32, torch.float16):
+for dtype in (torch.float32, torch.float64):
     x = torch.randn(16).to(dtype)
     x[5] = float("nan")
     out, flag = torch.empty_like(x), torch.empty(16, dtype=torch.int32)
@@ -31,6 +32,13 @@ for dtype in (torch.float32, torch.float16):
     want = (torch.erf(xf) + torch.tanh(xf) + xf ** 2 + xf * xf).to(dtype)
     torch.testing.assert_close(out, want, equal_nan=True, atol=2e-3, rtol=2e-3)
     assert flag.tolist() == [int(i == 5) for i in range(16)]
+x = torch.randn(16).half()  # libdevice has no fp16 form: a GPU refuses it when compiling
+try:
+    k[(1,)](x, torch.empty_like(x), torch.empty(16, dtype=torch.int32), 16, B=16)
+except Exception as e:
+    assert "fp32 or fp64" in str(e), e
+else:
+    raise AssertionError("an fp16 libdevice call ran")
 print("ok")
 """
 

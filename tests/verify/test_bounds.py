@@ -162,3 +162,21 @@ def test_an_atomic_that_changes_nothing_is_a_read(op, values, reads):
     from warpsmith.lang.triton_compat import _identity_lanes
 
     assert _identity_lanes(op, values).tolist() == reads
+
+
+def test_programs_meet_on_the_bytes_they_touch_whatever_view_they_used():
+    """Red-team round 9: one program updated an fp32 slot, another the same four bytes
+    through an int64 view whose element began 4 bytes before it; compared by first byte,
+    they never met. Neighbouring fp16 elements of two programs are no race."""
+    out = torch.zeros(8)
+    base = np.uint64(out.data_ptr())
+    _launch(out)
+    bounds._accessed("store", np.array([base + np.uint64(4)]), None, 4, program=(0, 0, 0))
+    bounds._accessed("load", np.array([base]), None, 8, program=(1, 0, 0))
+    with pytest.raises(bounds.ProgramsRace):
+        bounds._finished()
+    _launch(out)
+    bounds._accessed("store", np.array([base]), None, 2, program=(0, 0, 0))
+    bounds._accessed("store", np.array([base + np.uint64(2)]), None, 2, program=(1, 0, 0))
+    bounds._accessed("store", np.array([base + np.uint64(4)]), None, 4, program=(1, 0, 0))
+    bounds._finished()

@@ -87,3 +87,24 @@ def test_a_dots_precision_given_as_a_constexpr_is_what_every_launch_passes(launc
     from warpsmith.verify.static_tf32 import tf32_dots
 
     assert bool(tf32_dots(TF32_KERNEL + launches)) == refused
+
+
+@pytest.mark.parametrize("fragment", [
+    # round 9: names bound in ways Triton compiles none of, inside kernels
+    "V = 0.0\n@triton.jit\ndef k2(p, o):\n    match tl.load(p):\n        case V:\n            pass\n"
+    "    tl.store(o, float(str(V)))\n",
+    "V = 0.0\n@triton.jit\ndef grab(p):\n    global V\n    V = tl.load(p)\n",
+])
+def test_statements_triton_cannot_compile_are_refused_in_kernels(fragment):
+    assert "host-python-in-kernel" in _rules(fragment)
+
+
+def test_a_rule_that_fails_refuses_the_file_and_says_it_is_the_verifiers_fault(monkeypatch):
+    def broken(tree):
+        raise TypeError("a bug")
+        yield  # a generator, as the rules are
+
+    monkeypatch.setitem(static.RULES, "broken", ("reject", broken))
+    findings = static.scan(KERNEL).rejected
+    assert [f.rule for f in findings] == ["scan-failed"]
+    assert "verifier's fault" in findings[0].reason and "TypeError" in findings[0].reason

@@ -347,10 +347,13 @@ def _libdevice_call(name: str, fn, handle_class):
         if not tensors:
             raise TypeError(f"libdevice.{name} was called with no tensor")
         like = max(tensors, key=lambda t: np.asarray(t.handle.data).size)
-        if like.dtype.scalar == tl.bfloat16:  # libdevice has fp32 and fp64 forms only
-            raise TypeError(f"libdevice.{name} has no bfloat16 form")
+        for t in tensors:  # libdevice's float functions have fp32 and fp64 forms only: a GPU
+            # refuses an fp16 argument at compile time (round 9 passed one on the CPU)
+            if t.dtype.scalar not in (tl.float32, tl.float64) or t.type != tensors[0].type:
+                raise TypeError(f"libdevice.{name} takes fp32 or fp64 values of one shape, "
+                                f"not {t.type}")
         values = [np.asarray(a.handle.data) if isinstance(a, tl.tensor)
-                  else np.asarray(getattr(a, "value", a)) for a in args]
+                  else np.asarray(_scalar(name, getattr(a, "value", a))) for a in args]
         with np.errstate(all="ignore"):  # NaN and inf come out as the GPU's do
             out = np.asarray(fn(*(v.astype(np.float64) if v.dtype.kind == "f" else v
                                   for v in values)))
@@ -362,6 +365,13 @@ def _libdevice_call(name: str, fn, handle_class):
 
     call.__name__ = call.__qualname__ = name
     return call
+
+
+def _scalar(name: str, value):
+    """A plain number beside the tensors (`libdevice.pow(x, 2.0)`); nothing else is read."""
+    if type(value) not in (int, float, bool):
+        raise TypeError(f"libdevice.{name} takes tensors and numbers, not {type(value).__name__}")
+    return value
 
 
 def refuse_host_functions_in_launches() -> bool:

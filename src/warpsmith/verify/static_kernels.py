@@ -21,6 +21,11 @@ from .static_base import REJECT, _triton_kernels, rule
 # and tensors as the compiler does; int/float/bool only on compile-time values (below).
 KERNEL_BUILTINS = {"range", "len", "min", "max", "print", "isinstance", "abs", "tuple"}
 COMPILE_TIME_ONLY = {"int", "float", "bool"}
+# Statements Triton's code generator has no form for: in a kernel they run only under the
+# interpreter, as host Python, and bind names as strings the compile-time analysis missed
+# (`match tl.load(p): case V:` rebound a module constant; `global V` in a helper kernel).
+NOT_COMPILED = (ast.Match, ast.Global, ast.Nonlocal, ast.Try, ast.Import, ast.ImportFrom,
+                ast.ClassDef, ast.AsyncFunctionDef, ast.Yield, ast.YieldFrom, ast.Await)
 # Attributes of a kernel value that the compiler knows at compile time.
 # Any other attribute (`.value`, `.scalar`) is compile-time only of a compile-time value:
 # `tl.constexpr(tl.load(p)).value` is the loaded value itself (red-team round 6, A06).
@@ -86,6 +91,10 @@ def _host_python(tree, names, returns, jit: set[str]):
             elif isinstance(node, ast.Lambda):
                 yield node.lineno, "a lambda in a kernel: Triton compiles none, and under " \
                     "the interpreter it runs as host Python"
+            elif isinstance(node, NOT_COMPILED):
+                yield node.lineno, f"a {type(node).__name__.lower()} statement in a kernel: " \
+                    "Triton compiles none, and under the interpreter it binds names the " \
+                    "kernel rules cannot follow (round 9: a match capture, a global)"
             elif _formats(node) and not _all_static(node, static):
                 yield node.lineno, "formats a kernel value into a string: its data on the host"
 
@@ -240,9 +249,10 @@ def _compile_time_names(fn: ast.FunctionDef, tree: ast.Module) -> set[str]:
     params = {a.arg: a for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
     static = {name for name, a in params.items()
               if a.annotation is not None and "constexpr" in ast.unparse(a.annotation)}
+    rebound = {name for n in ast.walk(tree) if isinstance(n, ast.Global) for name in n.names}
     static |= {t.id for node in tree.body if isinstance(node, ast.Assign)
                for t in node.targets if isinstance(t, ast.Name)
-               and _all_static(node.value, set()) and t.id not in params}
+               and _all_static(node.value, set()) and t.id not in set(params) | rebound}
     nodes = list(_body_nodes(fn))
     assigned = [(t, node.value) for node in nodes if isinstance(node, ast.Assign)
                 for t in node.targets if isinstance(t, ast.Name)]

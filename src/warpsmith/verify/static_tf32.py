@@ -68,9 +68,12 @@ def _fixed_by_launches(tree: ast.Module, dot: ast.Call, launched: dict) -> dict:
 
     kernel = next((k for k in _triton_kernels(tree) if any(n is dot for n in ast.walk(k))),
                   None)
-    if kernel is None or kernel.decorator_list and len(kernel.decorator_list) > 1 or any(
-            isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == kernel.name
-            for n in ast.walk(tree)):  # called from another kernel, with whatever it passes
+    if kernel is None or kernel.decorator_list and len(kernel.decorator_list) > 1:
+        return {}
+    launching = {id(n.func.value) for n in ast.walk(tree) if isinstance(n, ast.Call)
+                 and isinstance(n.func, ast.Subscript) and isinstance(n.func.value, ast.Name)}
+    if any(isinstance(n, ast.Name) and n.id == kernel.name and id(n) not in launching
+           for n in ast.walk(tree)):  # aliased, handed on, called from a kernel (round 9)
         return {}
     rebound = {n.id for n in ast.walk(kernel) if isinstance(n, ast.Name)
                and isinstance(n.ctx, ast.Store)}

@@ -84,7 +84,7 @@ def _accessed(kind: str, ptrs, mask, width: int, program=None) -> None:
         return
     if program is not None:  # kept to find another program's at the end
         index = _LAUNCH["programs"].setdefault(program, len(_LAUNCH["programs"]))
-        _LAUNCH[LISTS[kind]].append((addresses.ravel(), index))
+        _LAUNCH[LISTS[kind]].append((addresses.ravel(), index, width))
     starts, ends = _LAUNCH["starts"], _LAUNCH["ends"]
     first = int(np.searchsorted(starts, addresses.min(), side="right")) - 1
     if first >= 0 and int(addresses.max()) + width <= int(ends[first]):
@@ -109,8 +109,9 @@ def _finished() -> None:
     (round 8) were exact here."""
     stores, loads, updates = _LAUNCH["stores"], _LAUNCH["loads"], _LAUNCH["updates"]
     _LAUNCH["stores"], _LAUNCH["loads"], _LAUNCH["updates"] = [], [], []
-    if len({index for _, index in stores + loads + updates}) < 2 or not stores + updates:
+    if len({index for _, index, _ in stores + loads + updates}) < 2 or not stores + updates:
         return
+    stores, loads, updates = _granules(stores, loads, updates)
     if stores:
         written, writer = _sorted(stores)
         clash = (written[1:] == written[:-1]) & (writer[1:] != writer[:-1])
@@ -123,6 +124,28 @@ def _finished() -> None:
                 _other_program(written, writer, *_flat(other), what)
     if updates and loads:
         _read_then_updated(*_sorted(updates), *_flat(loads))
+
+
+def _granules(*kinds: list) -> list[list]:
+    """Accesses as the units of memory they cover, so two programs touching the same bytes
+    meet at one address whatever views they used: the smallest element width of the launch
+    where every access is aligned to it (an fp32 kernel stays one address an element), else
+    single bytes (round 9: the fp32 slot one program updated and an int64 view another read
+    and wrote at 4 bytes before it never met, being compared by their first byte)."""
+    accesses = [a for kind in kinds for a in kind]
+    unit = min(width for _, _, width in accesses)
+    if any(width % unit or (addresses % np.uint64(unit)).any()
+           for addresses, _, width in accesses):
+        unit = 1
+    return [[(_covered(addresses, width, unit), index) for addresses, index, width in kind]
+            for kind in kinds]
+
+
+def _covered(addresses: np.ndarray, width: int, unit: int) -> np.ndarray:
+    if width == unit:
+        return addresses
+    steps = np.arange(0, width, unit, dtype=np.uint64)
+    return (addresses[:, None] + steps[None, :]).ravel()
 
 
 def _other_program(written, writer, addresses, programs, what: str) -> None:
