@@ -91,8 +91,8 @@ def test_a_dots_precision_given_as_a_constexpr_is_what_every_launch_passes(launc
 
 @pytest.mark.parametrize("fragment", [
     # round 9: names bound in ways Triton compiles none of, inside kernels
-    "V = 0.0\n@triton.jit\ndef k2(p, o):\n    match tl.load(p):\n        case V:\n            pass\n"
-    "    tl.store(o, float(str(V)))\n",
+    "V = 0.0\n@triton.jit\ndef k2(p, o):\n    match tl.load(p):\n        case V:\n"
+    "            pass\n    tl.store(o, float(str(V)))\n",
     "V = 0.0\n@triton.jit\ndef grab(p):\n    global V\n    V = tl.load(p)\n",
 ])
 def test_statements_triton_cannot_compile_are_refused_in_kernels(fragment):
