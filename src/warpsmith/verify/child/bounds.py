@@ -82,11 +82,11 @@ def _accessed(kind: str, ptrs, mask, width: int, program=None) -> None:
         addresses = addresses[np.broadcast_to(np.asarray(mask, dtype=bool), addresses.shape)]
     if addresses.size == 0:
         return
-    if program is not None:  # kept to find another program's at the end
-        index = _LAUNCH["programs"].setdefault(program, len(_LAUNCH["programs"]))
-        _LAUNCH[LISTS[kind]].append((addresses.ravel(), index, width))
     starts, ends = _LAUNCH["starts"], _LAUNCH["ends"]
     first = int(np.searchsorted(starts, addresses.min(), side="right")) - 1
+    if program is not None:  # kept to find another program's at the end
+        index = _LAUNCH["programs"].setdefault(program, len(_LAUNCH["programs"]))
+        _LAUNCH[LISTS[kind]].append((addresses.ravel(), index, (width, first)))
     if first >= 0 and int(addresses.max()) + width <= int(ends[first]):
         return  # the usual case, all in one tensor: two reductions, no per-lane search
     at = np.searchsorted(starts, addresses, side="right").astype(np.int64) - 1
@@ -128,17 +128,22 @@ def _finished() -> None:
 
 def _granules(*kinds: list) -> list[list]:
     """Accesses as the units of memory they cover, so two programs touching the same bytes
-    meet at one address whatever views they used: the smallest element width of the launch
-    where every access is aligned to it (an fp32 kernel stays one address an element), else
-    single bytes (round 9: the fp32 slot one program updated and an int64 view another read
-    and wrote at 4 bytes before it never met, being compared by their first byte)."""
+    meet at one address whatever views they used (round 9: the fp32 slot one program updated
+    and an int64 view another read and wrote at 4 bytes before it never met, being compared
+    by their first byte). Per storage (as an access's first address falls): its smallest
+    element width where every access to it aligns to that, else single bytes. An honest
+    kernel reads each tensor at one width, so nothing is expanded (expanding every access of
+    a launch that mixed bf16 and fp32 tensors doubled the check's work)."""
     accesses = [a for kind in kinds for a in kind]
-    unit = min(width for _, _, width in accesses)
-    if any(width % unit or (addresses % np.uint64(unit)).any()
-           for addresses, _, width in accesses):
-        unit = 1
-    return [[(_covered(addresses, width, unit), index) for addresses, index, width in kind]
-            for kind in kinds]
+    unit: dict[int, int] = {}
+    for _, _, (width, storage) in accesses:
+        unit[storage] = min(unit.get(storage, width), width)
+    for addresses, _, (width, storage) in accesses:
+        u = unit[storage]
+        if u > 1 and (width % u or (addresses % np.uint64(u)).any()):
+            unit[storage] = 1
+    return [[(_covered(addresses, width, unit[storage]), index)
+             for addresses, index, (width, storage) in kind] for kind in kinds]
 
 
 def _covered(addresses: np.ndarray, width: int, unit: int) -> np.ndarray:
