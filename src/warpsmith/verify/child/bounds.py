@@ -168,9 +168,8 @@ def _read_then_updated(updated, updater, read, reader) -> None:
                                    (updater[1:] != updater[:-1])])
     if shared.size == 0:
         return
-    keep = np.isin(read, shared)
-    both = set(zip(updated[np.isin(updated, shared)].tolist(),
-                   updater[np.isin(updated, shared)].tolist(), strict=True))
+    keep, among = np.isin(read, shared), np.isin(updated, shared)
+    both = set(zip(updated[among].tolist(), updater[among].tolist(), strict=True))
     for address, program in zip(read[keep].tolist(), reader[keep].tolist(), strict=True):
         if (address, program) in both:
             other = next(p for a, p in both if a == address and p != program)
