@@ -257,17 +257,16 @@ def _compile_time_names(fn: ast.FunctionDef, tree: ast.Module) -> set[str]:
     assigned = [(t, node.value) for node in nodes if isinstance(node, ast.Assign)
                 for t in node.targets if isinstance(t, ast.Name)]
     plain = {id(t) for t, _ in assigned}
-    static -= {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-               and id(n) not in plain}
+    otherwise = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+                 and id(n) not in plain}  # bound by a loop, a comprehension, `+=`, ...
+    static -= otherwise
     candidates = static | {t.id for t, _ in assigned}
     for _ in range(len(assigned) + 1):  # the largest set that holds: values from constants
         kept = candidates - {t.id for t, value in assigned if not _all_static(value, candidates)}
         if kept == candidates:
             break
         candidates = kept
-    return candidates - (set(params) - static) - {
-        n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-        and id(n) not in plain}
+    return candidates - (set(params) - static) - otherwise
 
 
 def _all_static(node: ast.AST, static: set[str]) -> bool:
