@@ -13,7 +13,7 @@ from warpsmith.library import Generated, generate
 
 from .conftest import twin_jobs
 
-TIMEOUT_S = 120  # the verifier's limit for one candidate (conftest.verdicts)
+TIMEOUT_S = 300  # the verifier's limit for one candidate (conftest.verdicts)
 OWN = Path(__file__).parent / "tasks"
 
 # twin task -> (the family label the library gives it, kernels in the candidate)
