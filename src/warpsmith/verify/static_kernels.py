@@ -59,7 +59,11 @@ def _host_python(tree, names, returns, jit: set[str]):
              if isinstance(n, ast.FunctionDef) and n.name not in jit}
     seen, todo = set(), list(_triton_kernels(tree))
     hosts = set(plain) | {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
-    objects = _host_objects(tree, hosts) - jit
+    objects = _host_objects(tree, hosts, names) - jit
+    strings = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign | ast.AnnAssign)
+               and n.value is not None and _stringy(n.value)
+               for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+               for t in ast.walk(t) if isinstance(t, ast.Name)}
     while todo:
         fn = todo.pop()
         if id(fn) in seen:
@@ -95,7 +99,7 @@ def _host_python(tree, names, returns, jit: set[str]):
                 yield node.lineno, f"a {type(node).__name__.lower()} statement in a kernel: " \
                     "Triton compiles none, and under the interpreter it binds names the " \
                     "kernel rules cannot follow (round 9: a match capture, a global)"
-            elif _formats(node) and not _all_static(node, static):
+            elif _formats(node, strings) and not _all_static(node, static):
                 yield node.lineno, "formats a kernel value into a string: its data on the host"
 
 
@@ -187,7 +191,7 @@ def _value_names(expr: ast.AST) -> set[str]:
     return set().union(set(), *map(_value_names, ast.iter_child_nodes(expr)))
 
 
-def _host_objects(tree: ast.Module, hosts: set[str]) -> set[str]:
+def _host_objects(tree: ast.Module, hosts: set[str], names) -> set[str]:
     """The file's classes and functions, and every name its module-level code binds to
     anything but a compile-time constant (`H = Host()`, `H, = (Host(),)`: C05): a method
     read off one, or a value stored onto one, is the candidate's Python."""
@@ -196,9 +200,9 @@ def _host_objects(tree: ast.Module, hosts: set[str]) -> set[str]:
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Import
                       | ast.ImportFrom):
             continue
-        if isinstance(stmt, ast.Assign) and _all_static(stmt.value, set()) and not any(
-                isinstance(n, ast.Call) for n in ast.walk(stmt.value)):
-            continue  # BLOCK = 1024
+        if isinstance(stmt, ast.Assign | ast.AnnAssign) and stmt.value is not None and \
+                _module_constant(stmt.value, names):
+            continue  # BLOCK = 1024, LOG2E = tl.constexpr(1.44), tlmath = tl.math
         bound |= {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)
                   and isinstance(n.ctx, ast.Store)}
     # `global H; H = Host()` in a method binds a module-level object the module's own
@@ -207,11 +211,37 @@ def _host_objects(tree: ast.Module, hosts: set[str]) -> set[str]:
     return hosts | bound
 
 
-def _formats(node: ast.AST) -> bool:
-    """An f-string, or `"..." % value`."""
+def _module_constant(value: ast.AST, names) -> bool:
+    """A module-level value a kernel may read: a compile-time constant, one wrapped in
+    tl.constexpr (the form Triton asks globals to take), or a triton.language module or
+    function under another name. Honest kernels wrote all three (round 10, c03, c05)."""
+    if _all_static(value, set()) and not any(isinstance(n, ast.Call) for n in ast.walk(value)):
+        return True
+    if isinstance(value, ast.Call) and not value.keywords and len(value.args) == 1 and \
+            static_rules.paths_of(value.func, names) & CONSTEXPR:
+        return _module_constant(value.args[0], names) and \
+            not isinstance(value.args[0], ast.Name | ast.Attribute)
+    if isinstance(value, ast.Name | ast.Attribute):
+        paths = static_rules.paths_of(value, names)
+        return bool(paths) and all(p.startswith("triton.language") for p in paths)
+    return False
+
+
+CONSTEXPR = {"triton.language.constexpr", "triton.language.core.constexpr"}
+
+
+def _formats(node: ast.AST, strings: set[str]) -> bool:
+    """An f-string, or `"..." % value` with the string written in place or bound to a name
+    anywhere in the file (round 10: `F = "%s"` at module level, `F % block` in the kernel)."""
     return isinstance(node, ast.JoinedStr) or isinstance(node, ast.BinOp) and isinstance(
-        node.op, ast.Mod) and isinstance(node.left, ast.Constant) and isinstance(
-        node.left.value, str)
+        node.op, ast.Mod) and (_stringy(node.left) or isinstance(node.left, ast.Name)
+                               and node.left.id in strings)
+
+
+def _stringy(node: ast.AST) -> bool:
+    """An expression with a string or bytes written in it."""
+    return any(isinstance(n, ast.JoinedStr) or isinstance(n, ast.Constant)
+               and isinstance(n.value, str | bytes) for n in ast.walk(node))
 
 
 def _callee(call: ast.Call, names, returns, jit: set[str], plain: set[str]) -> str | None:

@@ -24,7 +24,8 @@ import torch
 from ...lang.triton_compat import watch_interpreter_memory
 
 _LAUNCH: dict = {"starts": np.zeros(0, np.uint64), "ends": np.zeros(0, np.uint64),
-                 "names": [], "stores": [], "loads": [], "updates": [], "programs": {}}
+                 "names": [], "stores": [], "loads": [], "updates": [], "programs": {},
+                 "classes": []}
 
 
 class OutOfBounds(Exception):
@@ -58,7 +59,7 @@ def _launched(args: list) -> None:
     _LAUNCH["ends"] = np.array([ranges[s][0] for s in starts], dtype=np.uint64)
     _LAUNCH["names"] = [ranges[s][1] for s in starts]
     _LAUNCH["stores"], _LAUNCH["loads"], _LAUNCH["updates"] = [], [], []
-    _LAUNCH["programs"] = {}
+    _LAUNCH["programs"], _LAUNCH["classes"] = {}, []
 
 
 def _tensors(value) -> list:
@@ -74,9 +75,10 @@ def _tensors(value) -> list:
 # where each kind of access is kept for the race check: an exchange is a store, an atomic
 # update (an add, a max, ...) its own kind, an atomic that changes nothing a load
 LISTS = {"load": "loads", "store": "stores", "exchange": "stores", "atomic": "updates"}
+SPANNING = -2  # the storage of an access whose lanes lie in more than one
 
 
-def _accessed(kind: str, ptrs, mask, width: int, program=None) -> None:
+def _accessed(kind: str, ptrs, mask, width: int, program=None, op=None) -> None:
     addresses = np.asarray(ptrs).astype(np.uint64, copy=False)
     if mask is not None:
         addresses = addresses[np.broadcast_to(np.asarray(mask, dtype=bool), addresses.shape)]
@@ -86,7 +88,13 @@ def _accessed(kind: str, ptrs, mask, width: int, program=None) -> None:
     first = int(np.searchsorted(starts, addresses.min(), side="right")) - 1
     if program is not None:  # kept to find another program's at the end
         index = _LAUNCH["programs"].setdefault(program, len(_LAUNCH["programs"]))
-        _LAUNCH[LISTS[kind]].append((addresses.ravel(), index, (width, first)))
+        # an access reaching past the storage its first lane lies in is compared bytewise
+        # (round 10: a wide lane whose first half fell in a scratch tensor below)
+        last = int(np.searchsorted(starts, addresses.max(), side="right")) - 1
+        _LAUNCH[LISTS[kind]].append((addresses.ravel(), index,
+                                     (width, first if last == first else SPANNING)))
+        if kind == "atomic":
+            _LAUNCH["classes"].append(op)
     if first >= 0 and int(addresses.max()) + width <= int(ends[first]):
         return  # the usual case, all in one tensor: two reductions, no per-lane search
     at = np.searchsorted(starts, addresses, side="right").astype(np.int64) - 1
@@ -108,10 +116,14 @@ def _finished() -> None:
     an atomic that adds 0, and a running total read that way and written back by atomic_max
     (round 8) were exact here."""
     stores, loads, updates = _LAUNCH["stores"], _LAUNCH["loads"], _LAUNCH["updates"]
+    classes = _LAUNCH["classes"]
     _LAUNCH["stores"], _LAUNCH["loads"], _LAUNCH["updates"] = [], [], []
+    _LAUNCH["classes"] = []
     if len({index for _, index, _ in stores + loads + updates}) < 2 or not stores + updates:
         return
     stores, loads, updates = _granules(stores, loads, updates)
+    if len(set(classes)) > 1:
+        _mixed_updates(updates, classes)
     if stores:
         written, writer = _sorted(stores)
         clash = (written[1:] == written[:-1]) & (writer[1:] != writer[:-1])
@@ -135,6 +147,9 @@ def _granules(*kinds: list) -> list[list]:
     kernel reads each tensor at one width, so nothing is expanded (expanding every access of
     a launch that mixed bf16 and fp32 tensors doubled the check's work)."""
     accesses = [a for kind in kinds for a in kind]
+    if any(storage == SPANNING for _, _, (_, storage) in accesses):
+        return [[(_covered(addresses, width, 1), index) for addresses, index, (width, _) in kind]
+                for kind in kinds]
     unit: dict[int, int] = {}
     for _, _, (width, storage) in accesses:
         unit[storage] = min(unit.get(storage, width), width)
@@ -144,6 +159,27 @@ def _granules(*kinds: list) -> list[list]:
             unit[storage] = 1
     return [[(_covered(addresses, width, unit[storage]), index)
              for addresses, index, (width, storage) in kind] for kind in kinds]
+
+
+def _mixed_updates(updates: list, classes: list) -> None:
+    """Atomic updates of two classes (an add and a max, say) at one address, from two
+    programs: they do not commute, so the value left depends on the programs' order (round
+    10: a total read by an add of 1 and one of -1, written back by atomic_max)."""
+    addresses, programs = _flat(updates)
+    kinds = np.concatenate([np.full(a.size, sorted(set(classes)).index(c), np.int64)
+                            for (a, _), c in zip(updates, classes, strict=True)])
+    by_program = np.unique(np.stack([addresses, programs.astype(np.uint64)]), axis=1)
+    by_class = np.unique(np.stack([addresses, kinds.astype(np.uint64)]), axis=1)
+    several = np.intersect1d(_repeated(by_program[0]), _repeated(by_class[0]))
+    if several.size:
+        at = int(several[0])
+        both = np.unique(programs[addresses == several[0]])
+        _race(at, int(both[0]), int(both[1]), "update", "by atomics of kinds that do not "
+              "commute (an add and a max, say)")
+
+
+def _repeated(sorted_addresses: np.ndarray) -> np.ndarray:
+    return np.unique(sorted_addresses[1:][sorted_addresses[1:] == sorted_addresses[:-1]])
 
 
 def _covered(addresses: np.ndarray, width: int, unit: int) -> np.ndarray:
@@ -187,11 +223,12 @@ def _flat(accesses: list) -> tuple[np.ndarray, np.ndarray]:
             np.concatenate([np.full(a.size, i, np.int64) for a, i in accesses]))
 
 
-def _race(address: int, first: int, second: int, what: str) -> None:
+def _race(address: int, first: int, second: int, what: str,
+          how: str = "with no single atomic doing it") -> None:
     names = {i: p for p, i in _LAUNCH["programs"].items()}
     raise ProgramsRace(
         f"two programs of one launch ({names[first]} and {names[second]}, grid indices) "
-        f"{what} the same address ({_where(address)}) with no single atomic doing it: on a "
+        f"{what} the same address ({_where(address)}) {how}: on a "
         "GPU they run at once and the value depends on their timing (use one tl.atomic_add "
         "per update, or give each program its own output)")
 

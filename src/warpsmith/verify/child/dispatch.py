@@ -36,6 +36,8 @@ ALWAYS_ALLOWED = {
     "view_as_real", "view_as_complex", "unfold", "diagonal",
     # copies: contiguous(), .to(), assembling outputs
     "clone", "copy", "_to_copy", "contiguous", "set", "cat", "stack",
+    # dtype arithmetic, no tensor data read: an output's dtype picked (round 10, c16)
+    "promote_types", "result_type", "can_cast",
 }  # not _local_scalar_dense: .item() on data in forward is computing on the host
 # Tensor methods that hand the data to host Python: the compute that follows is invisible.
 HOST_ACCESS = {f"torch.Tensor.{name}" for name in (

@@ -35,6 +35,7 @@ from ...lang.triton_compat import (
     emulate_interpreter_libdevice,
     emulate_interpreter_tf32,
     fix_interpreter_bf16,
+    hide_interpreter_values,
     interpret_programs_in_any_order,
     refuse_host_functions_in_launches,
 )
@@ -180,6 +181,7 @@ def run(job: dict, report: dict, fd: int) -> None:
         interpret_programs_in_any_order()  # a launch's programs in no order, as on a GPU
         refuse_host_functions_in_launches()  # a kernel calls only kernels and triton.language
         emulate_interpreter_libdevice()  # libdevice.erf and the like compute, as on a GPU
+        hide_interpreter_values()  # str() of a block is its type, as a GPU compiler says
         if not task.allow_tf32:  # fp32 products at the precision a GPU would run them
             emulate_interpreter_tf32()
     _warm_guard(device.type)  # lazy imports that compile strings: before the watch
