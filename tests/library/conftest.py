@@ -36,7 +36,8 @@ def _verify(job: tuple[str, str, str, int]) -> tuple[str, str]:
     task, path, source, timeout_s = job
     Path(path).write_text(source)
     verdict = verify(task, path, device="cpu",
-                     profile=replace(PROFILES["quick"], timeout_s=timeout_s))
+                     # no decoys: they catch cheating, not a generator's mistakes
+                     profile=replace(PROFILES["quick"], timeout_s=timeout_s, decoys=(0, 0)))
     return verdict.status, verdict.feedback
 
 

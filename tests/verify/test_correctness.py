@@ -138,6 +138,17 @@ def test_every_model_gets_a_secret_number_of_extra_calls_all_of_them_checked():
     assert len(secret_order(cases, decoys=set())) == len(cases)  # a GPU run: none
 
 
+def test_a_profile_without_decoys_checks_only_the_planned_calls():
+    """What the library's tests verify with (config.VerifyProfile.decoys = (0, 0))."""
+    task = resolve_task("level1/softmax")
+    plain = prepare(task, ["small"], replace(QUICK, decoys=(0, 0)), "cpu")
+    usual = prepare(task, ["small"], QUICK, "cpu")
+    extra = len(checked(usual.cases)) - len(checked(plain.cases))
+    assert DECOYS[0] <= extra <= DECOYS[1]
+    assert {(c.shape, c.variant) for c in checked(plain.cases)} == \
+        {(c.shape, c.variant) for c in checked(usual.cases)}
+
+
 def test_every_call_of_a_cpu_run_is_checked():
     cases = prepare(resolve_task("level1/softmax"), ["small"], QUICK, "cpu").cases
     assert cases and all(is_checked(c.variant) for c in cases)

@@ -38,7 +38,7 @@ from ..types import Shape, Task
 from .correctness import compare
 from .inputs import case_inputs, is_checked, needs_mixing
 
-DECOYS = (2, 6)  # extra checked calls per model on the CPU: at least, and at most
+DECOYS = VerifyProfile.decoys  # the default: extra checked calls per model on the CPU
 TAIL = 2  # every model's last calls are checked ones: a kernel cannot know when they come
 
 
@@ -108,8 +108,8 @@ def prepare(task: Task, shapes: list[str], profile: VerifyProfile, device: str,
     # Unchecked calls only on the CPU (on a GPU every timed call after the checked ones is
     # probed: timing.py), and not on the twin: a kernel that counts calls is caught on the
     # declared shapes, where most calls are made, at half the cost.
-    decoys = {s.name for s in declared} if device != "cuda" else set()
-    prepared.cases = secret_order(prepared.cases, decoys)
+    decoys = {s.name for s in declared} if device != "cuda" and profile.decoys[1] else set()
+    prepared.cases = secret_order(prepared.cases, decoys, profile.decoys)
     prepared.probe_positions = {i: c.probes for i, c in enumerate(prepared.cases)
                                 if c.variant == "timing"}
     return prepared
@@ -344,7 +344,8 @@ def checked(cases: list[Case]) -> list[Case]:
     return [c for c in cases if is_checked(c.variant)]
 
 
-def secret_order(cases: list[Case], decoys: set[str]) -> list[Case]:
+def secret_order(cases: list[Case], decoys: set[str],
+                 count: tuple[int, int] = DECOYS) -> list[Case]:
     """The calls in a secret order: the rest of every model's calls (and its extra ones)
     shuffled together first, then the last TAIL calls of every model shuffled together; the
     shapes in `decoys` get a secret number of extra calls in the head, so a kernel honest
@@ -358,17 +359,18 @@ def secret_order(cases: list[Case], decoys: set[str]) -> list[Case]:
         tail += calls[:TAIL]
         head += calls[TAIL:]
         if shape in decoys and calls:
-            head += [_decoy(rng.choice(calls), rng) for _ in range(_decoy_count(rng))]
+            head += [_decoy(rng.choice(calls), rng)
+                     for _ in range(_decoy_count(rng, count))]
     rng.shuffle(head)
     rng.shuffle(tail)
     return head + tail + [c for c in cases if c.variant == "timing"]
 
 
-def _decoy_count(rng: random.Random) -> int:
-    """DECOYS[0], plus one more with probability 1/2 at each step up to DECOYS[1]: small on
+def _decoy_count(rng: random.Random, bounds: tuple[int, int]) -> int:
+    """bounds[0], plus one more with probability 1/2 at each step up to bounds[1]: small on
     average (the CPU interpreter takes 20-100 ms a call) with no count a kernel can rely on."""
-    count = DECOYS[0]
-    while count < DECOYS[1] and rng.random() < 0.5:
+    count = bounds[0]
+    while count < bounds[1] and rng.random() < 0.5:
         count += 1
     return count
 
