@@ -61,9 +61,21 @@ def corpus() -> list[tuple[str, str]]:
     return files + [(t, generate(t).source) for t in LIBRARY_TASKS]
 
 
+# good files with nothing the finder varies, and why (the tuner then leaves them as written)
+NO_KNOBS = {
+    # BLOCK_N = triton.next_power_of_2(N), warps from a helper: nothing written to vary
+    "layer_norm_tlmath_alias": "no integer block size",
+    # a @staticmethod kernel in the class body: the finder reads module-level kernels only
+    "rope_staticmethod_kernel": "defines no @triton.jit kernel",
+}
+
+
 @pytest.mark.parametrize("name,source", corpus(), ids=[n for n, _ in corpus()])
 def test_every_variant_parses_and_changes_only_knobs(name, source):
     found = find_knobs(source)
+    if name in NO_KNOBS:
+        assert not found.knobs and NO_KNOBS[name] in found.reason
+        return
     assert found.knobs, found.reason
     variants = make_variants(source, found, limit=24)
     assert variants[0].source == source and len(variants) > 1

@@ -157,11 +157,54 @@ def test_atomic_updates_race_with_a_store_or_a_read_apart_from_the_update():
     ("ATOMIC_OP.AND", np.array([-1, 0], np.int32), [True, False]),
     ("ATOMIC_OP.UMAX", np.array([0, 1], np.int32), [True, False]),
     ("ATOMIC_OP.OR", np.array([0, 2], np.int64), [True, False]),
+    # a float max with -inf and a float min with +inf, as Triton lowers them: UMIN and MIN on
+    # the bits (round 10)
+    ("ATOMIC_OP.UMIN", np.array([0xFF800000, 5], np.uint32).view(np.int32), [True, False]),
+    ("ATOMIC_OP.MIN", np.array([0x7F800000, 5], np.int32), [True, False]),
 ])
 def test_an_atomic_that_changes_nothing_is_a_read(op, values, reads):
     from warpsmith.lang.triton_compat import _identity_lanes
 
     assert _identity_lanes(op, values).tolist() == reads
+
+
+def test_atomics_that_do_not_commute_and_reads_of_another_programs_update_race():
+    """Round 10: a total read by an add of 1 undone by one of -1 and written back by
+    atomic_max; round 11: a published total read by a plain load. Adds alone from several
+    programs, and a program mixing kinds or reading what only it updates, are no race."""
+    out = torch.zeros(8)
+    lanes = np.array([out.data_ptr(), out.data_ptr() + 4], dtype=np.uint64)
+    _launch(out)
+    for program in range(3):
+        bounds._accessed("atomic", lanes, None, 4, program=(program, 0, 0), op="add")
+    for op in ("add", "max"):  # kinds mixed where only program 0 updates
+        bounds._accessed("atomic", lanes + np.uint64(16), None, 4, program=(0, 0, 0), op=op)
+    bounds._accessed("atomic", lanes + np.uint64(8), None, 4, program=(1, 0, 0), op="max")
+    bounds._accessed("load", lanes + np.uint64(8), None, 4, program=(1, 0, 0))
+    bounds._finished()
+    _launch(out)
+    bounds._accessed("atomic", lanes, None, 4, program=(0, 0, 0), op="add")
+    bounds._accessed("atomic", lanes[:1], None, 4, program=(1, 0, 0), op="max")
+    with pytest.raises(bounds.ProgramsRace, match="do not commute"):
+        bounds._finished()
+    _launch(out)
+    bounds._accessed("atomic", lanes, None, 4, program=(0, 0, 0), op="add")
+    bounds._accessed("load", lanes[1:], None, 4, program=(1, 0, 0))
+    with pytest.raises(bounds.ProgramsRace, match="update and read"):
+        bounds._finished()
+
+
+def test_an_access_reaching_two_tensors_is_compared_by_bytes():
+    """Round 10: a wide lane whose first half lay in a scratch tensor below was sized by that
+    tensor's unit (8 bytes), so the fp32 slot 4 bytes into it was never listed."""
+    scratch, acc = torch.zeros(2, dtype=torch.float64), torch.zeros(4)
+    _launch(scratch, acc)
+    wide = np.array([scratch.data_ptr(), acc.data_ptr()], dtype=np.uint64)
+    bounds._accessed("store", wide, None, 8, program=(0, 0, 0))
+    bounds._accessed("store", np.array([acc.data_ptr() + 4], np.uint64), None, 4,
+                     program=(1, 0, 0))
+    with pytest.raises(bounds.ProgramsRace, match="store to"):
+        bounds._finished()
 
 
 def test_programs_meet_on_the_bytes_they_touch_whatever_view_they_used():

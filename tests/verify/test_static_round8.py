@@ -53,7 +53,8 @@ def test_rule_fires(fragment, rule):
     " key=['n'])\n@triton.jit\ndef k2(p, o, n, B: tl.constexpr):\n    tl.load(p)\n",
     # module constants read, and rebound from constants, stay compile-time; a helper's result
     # handed to a launch is data
-    "import math\nLOG2E: tl.constexpr = tl.constexpr(math.log2(math.e))\nSCALE = 2.0\n"
+    "import math\nLOG2E: tl.constexpr = tl.constexpr(math.log2(math.e))\n"
+    "SCALE = tl.constexpr(2.0)\n"
     "@triton.jit\ndef k2(p, o, B: tl.constexpr):\n    S = SCALE * 2\n"
     "    tl.store(o, tl.exp2(tl.load(p) * LOG2E) * float(S))\n"
     "def block(n):\n    return 128\nk2[(1,)](0, 0, B=block(4))\n",

@@ -521,12 +521,23 @@ def _private(name: str) -> bool:
 
 
 def _own_private_attributes(tree) -> set[str]:
-    """Private attribute names the file writes on `self`."""
-    return {t.attr for node in ast.walk(tree) if isinstance(node, ast.Assign | ast.AugAssign
-                                                            | ast.AnnAssign)
-            for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
-            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
-            and t.value.id == "self" and _private(t.attr)}
+    """Private attribute names the file writes on `self`, and the private methods its classes
+    define (`def _normalize(self, x)` called as `self._normalize(x)`: the commonest shape of
+    LLM-written code, refused before: honest round 11), unless nn.Module has one of that
+    name (an override of torch's own machinery is no name of the candidate's)."""
+    written = {t.attr for node in ast.walk(tree) if isinstance(node, ast.Assign | ast.AugAssign
+                                                               | ast.AnnAssign)
+               for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+               if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+               and t.value.id == "self" and _private(t.attr)}
+    defined = {fn.name for cls in ast.walk(tree) if isinstance(cls, ast.ClassDef)
+               for fn in cls.body if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef)
+               and _private(fn.name)}
+    if not defined:
+        return written
+    import torch  # here, not at import: the scan's module loads without torch
+
+    return written | {name for name in defined if not hasattr(torch.nn.Module, name)}
 
 
 def _method_self_names(tree) -> tuple[set[int], set[str]]:

@@ -70,6 +70,7 @@ def _host_python(tree, names, returns, jit: set[str]):
             continue
         seen.add(id(fn))
         static = _compile_time_names(fn, tree)
+        unrolled = static | _static_range_names(fn, names)
         for node in _body_nodes(fn):
             if isinstance(node, ast.Call):
                 if isinstance(node.func, ast.Attribute) and _value_names(node.func.value) & objects:
@@ -99,6 +100,11 @@ def _host_python(tree, names, returns, jit: set[str]):
                 yield node.lineno, f"a {type(node).__name__.lower()} statement in a kernel: " \
                     "Triton compiles none, and under the interpreter it binds names the " \
                     "kernel rules cannot follow (round 9: a match capture, a global)"
+            elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and \
+                    not _all_static(node.slice, unrolled):
+                yield node.lineno, f"indexes {ast.unparse(node)[:40]} by a value known only " \
+                    "at run time: Triton compiles no such index (a tuple's or a block's), " \
+                    "and under the interpreter host Python picks the element (round 11)"
             elif _formats(node, strings) and not _all_static(node, static):
                 yield node.lineno, "formats a kernel value into a string: its data on the host"
 
@@ -211,6 +217,15 @@ def _host_objects(tree: ast.Module, hosts: set[str], names) -> set[str]:
     return hosts | bound
 
 
+def _static_range_names(fn: ast.FunctionDef, names) -> set[str]:
+    """The targets of `for i in tl.static_range(...)`: unrolled, each i is a compile-time
+    number (a tuple indexed by it is Triton's own idiom)."""
+    return {t.id for node in _body_nodes(fn) if isinstance(node, ast.For)
+            and isinstance(node.iter, ast.Call) and any(
+                p.endswith("static_range") for p in static_rules.paths_of(node.iter.func, names))
+            for t in ast.walk(node.target) if isinstance(t, ast.Name)}
+
+
 def _module_constant(value: ast.AST, names) -> bool:
     """A module-level value a kernel may read: a compile-time constant, one wrapped in
     tl.constexpr (the form Triton asks globals to take), or a triton.language module or
@@ -316,3 +331,121 @@ def _all_static(node: ast.AST, static: set[str]) -> bool:
     return all(_all_static(c, static) for c in children
                if not isinstance(c, ast.expr_context | ast.operator | ast.cmpop
                                  | ast.unaryop | ast.boolop))
+
+
+# The globals Triton's compiler lets a kernel read (code_generator's global_lookup, 3.6 to
+# 3.9): modules, @triton.jit functions, triton.language's objects and dtypes, values made
+# with tl.constexpr(...), and these builtins. Any other global is a NameError on a GPU ("Cannot
+# access global variable ... from within @jit'ed function"), while the CPU's interpreter runs
+# it as Python: a plain helper a kernel calls computed softmax with math.exp and int() of
+# loaded values there (red-team round 11), and `BLOCK = 1024` read in a kernel passed here and
+# failed to compile on the GPU.
+TRITON_BUILTINS = frozenset({"len", "list", "range", "float", "int", "isinstance", "getattr",
+                             "hasattr", "print", "min", "max"})
+
+
+@rule("global-in-kernel", REJECT)
+def _global_in_kernel(tree):
+    names = static_rules.bindings(tree)
+    jit = {k.name for k in _triton_kernels(tree)}
+    allowed = _kernel_readable_globals(tree, names, jit)
+    enclosed = _enclosed_names(tree)
+    for fn in _triton_kernels(tree):
+        local = set(_params(fn)) | {n.id for n in _body_nodes(fn) if isinstance(n, ast.Name)
+                                    and not isinstance(n.ctx, ast.Load)}
+        local |= {n.arg for n in _body_nodes(fn) if isinstance(n, ast.arg)}
+        for node in _body_nodes(fn):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and \
+                    node.id not in local | TRITON_BUILTINS | enclosed.get(id(fn), set()) \
+                    and not allowed.get(node.id, False):
+                yield node.lineno, (
+                    f"kernel {fn.name} reads the global {node.id}, which Triton's compiler "
+                    "refuses in a kernel (a NameError on a GPU: only modules, @triton.jit "
+                    "functions, triton.language objects and tl.constexpr(...) values; a plain "
+                    "function or a number bound at module level is neither: bind a constant "
+                    "as NAME = tl.constexpr(value)), while the CPU's interpreter runs it as "
+                    "Python")
+
+
+def _kernel_readable_globals(tree: ast.Module, names, jit: set[str]) -> dict[str, bool]:
+    """Module-level name -> whether a kernel may read it (every binding of it must be one)."""
+    readable: dict[str, bool] = {}
+
+    def bind(name: str, ok: bool) -> None:
+        readable[name] = readable.get(name, True) and ok
+
+    for stmt in _module_statements(tree.body):
+        if isinstance(stmt, ast.Import):
+            for a in stmt.names:
+                bind(a.asname or a.name.split(".")[0], True)  # a module
+        elif isinstance(stmt, ast.ImportFrom):
+            for a in stmt.names:
+                bind(a.asname or a.name, _readable_import(stmt.module or "", a.name))
+        elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            bind(stmt.name, stmt.name in jit)
+        elif isinstance(stmt, ast.Assign | ast.AnnAssign) and stmt.value is not None:
+            ok = _readable_value(stmt.value, names, jit)  # the value counts, not a hint
+            for t in getattr(stmt, "targets", None) or [stmt.target]:
+                for n in ast.walk(t):
+                    if isinstance(n, ast.Name):
+                        bind(n.id, ok and isinstance(t, ast.Name))
+        else:  # annotated, augmented, loops, with: Triton takes no such global
+            for n in ast.walk(stmt):
+                if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+                    bind(n.id, False)
+    return readable
+
+
+def _module_statements(body: list) -> Iterator[ast.stmt]:
+    """Module-level statements, those inside a module-level if/try included."""
+    for stmt in body:
+        if isinstance(stmt, ast.If | ast.Try):
+            yield from _module_statements(stmt.body + stmt.orelse + [
+                s for h in getattr(stmt, "handlers", ()) for s in h.body]
+                + getattr(stmt, "finalbody", []))
+        else:
+            yield stmt
+
+
+def _readable_import(module: str, name: str) -> bool:
+    """`from M import X`: X a module, or an object of triton.language."""
+    path = f"{module}.{name}"
+    if module == "triton.language" or module.startswith("triton.language."):
+        return True
+    try:
+        import importlib.util
+
+        if importlib.util.find_spec(path) is not None:
+            return True
+    except (ImportError, ValueError, AttributeError):
+        pass
+    obj = static_rules.resolve(path)
+    return obj is not static_rules.MISSING and (
+        getattr(obj, "__module__", "") or "").startswith("triton.language")
+
+
+def _readable_value(value: ast.AST, names, jit: set[str]) -> bool:
+    """`X = tl.constexpr(...)`, `X = tl.float32`, `X = tl.math`, `X = some_kernel`."""
+    if isinstance(value, ast.Call):
+        return bool(static_rules.paths_of(value.func, names) & CONSTEXPR)
+    if isinstance(value, ast.Name) and value.id in jit:
+        return True
+    if isinstance(value, ast.Name | ast.Attribute):
+        paths = static_rules.paths_of(value, names)
+        return bool(paths) and all(p.startswith("triton.language") for p in paths)
+    return False
+
+
+def _enclosed_names(tree: ast.Module) -> dict[int, set[str]]:
+    """For a kernel defined inside a function: the names that function binds (a closure,
+    which this rule leaves alone)."""
+    enclosed: dict[int, set[str]] = {}
+    for outer in ast.walk(tree):
+        if isinstance(outer, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            bound = {n.id for n in ast.walk(outer) if isinstance(n, ast.Name)
+                     and not isinstance(n.ctx, ast.Load)}
+            bound |= {a.arg for a in ast.walk(outer.args) if isinstance(a, ast.arg)}
+            for inner in ast.walk(outer):
+                if inner is not outer and isinstance(inner, ast.FunctionDef):
+                    enclosed.setdefault(id(inner), set()).update(bound)
+    return enclosed

@@ -136,6 +136,7 @@ def _finished() -> None:
                 _other_program(written, writer, *_flat(other), what)
     if updates and loads:
         _read_then_updated(*_sorted(updates), *_flat(loads))
+        _read_of_others_updates(*_sorted(updates), *_flat(loads))
 
 
 def _granules(*kinds: list) -> list[list]:
@@ -210,6 +211,24 @@ def _read_then_updated(updated, updater, read, reader) -> None:
         if (address, program) in both:
             other = next(p for a, p in both if a == address and p != program)
             _race(address, other, program, "update (one having read it in another operation)")
+
+
+def _read_of_others_updates(updated, updater, read, reader) -> None:
+    """A read of an address another program updates atomically in the same launch: what it
+    sees depends on whether that update has landed yet (round 11: each program published its
+    running total with atomic_add into a zeroed slot and the next ticket's program read it
+    with a plain load, exact one program at a time)."""
+    pairs = np.unique(np.stack([updated, updater.astype(np.uint64)]), axis=1)
+    address, who = pairs[0], pairs[1].astype(np.int64)
+    lo = np.searchsorted(address, read, side="left")
+    count = np.searchsorted(address, read, side="right") - lo
+    first = who[np.minimum(lo, address.size - 1)]
+    other = (count >= 2) | ((count == 1) & (first != reader))
+    if other.any():
+        k = int(np.argmax(other))
+        j = int(lo[k]) + int(first[k] == reader[k])  # an updater that is not the reader
+        _race(int(read[k]), int(who[j]), int(reader[k]), "update and read",
+              "with the read not made by the atomic itself")
 
 
 def _sorted(accesses: list) -> tuple[np.ndarray, np.ndarray]:
