@@ -67,6 +67,9 @@ RULES_LANGUAGE = {
         "Write the compute in `@triton.jit` kernels (`import triton`, "
         "`import triton.language as tl`) and launch them from `forward` with "
         "`kernel[grid](...)`.",
+        "Inside a kernel call only `@triton.jit` functions and `tl`'s, and read module-level "
+        "constants only when bound as `NAME = tl.constexpr(value)` (Triton's compiler refuses "
+        "any other global); index tuples only by compile-time values.",
     ],
     "cuda": [
         "Write the compute in CUDA C++ `__global__` kernels held in Python string constants and "
