@@ -103,7 +103,7 @@ def _identity_lanes(op: str, value) -> np.ndarray:
         if name == "UMAX":
             return v == 0
         bits = v.view(v.dtype.str.replace("i", "u"))  # a float max with -inf (or NaN): every
-        return bits >= np.asarray(_NEG_INF_BITS.get(v.itemsize, -1), bits.dtype) \
+        return bits >= np.asarray(_NEG_INF_BITS[v.itemsize], bits.dtype) \
             if v.itemsize in _NEG_INF_BITS else ~v == 0  # number stays as it was
     low = name == "MAX"
     if name not in ("MAX", "MIN"):
@@ -154,11 +154,12 @@ def watch_interpreter_memory(launched, accessed, finished=None) -> bool:
         if "XCHG" in str(op):
             accessed("exchange", ptr.data, mask.data, _width(ptr), program=self.grid_idx)
         else:
-            reads = _identity_lanes(str(op), val.data)
+            name = op_name(op)
+            reads = _identity_lanes(name, val.data)
             lanes = np.broadcast_to(np.asarray(mask.data, dtype=bool), np.shape(ptr.data))
             accessed("load", ptr.data, lanes & reads, _width(ptr), program=self.grid_idx)
             accessed("atomic", ptr.data, lanes & ~reads, _width(ptr), program=self.grid_idx,
-                     op=OP_CLASS.get(op_name(op), op_name(op)))
+                     op=OP_CLASS.get(name, name))
         return rmw(self, op, ptr, val, mask, *rest, **kw)
 
     def atomic_cas(self, ptr, *rest, **kw):

@@ -236,10 +236,15 @@ def _module_constant(value: ast.AST, names) -> bool:
             static_rules.paths_of(value.func, names) & CONSTEXPR:
         return _module_constant(value.args[0], names) and \
             not isinstance(value.args[0], ast.Name | ast.Attribute)
-    if isinstance(value, ast.Name | ast.Attribute):
-        paths = static_rules.paths_of(value, names)
-        return bool(paths) and all(p.startswith("triton.language") for p in paths)
-    return False
+    return _triton_language_alias(value, names)
+
+
+def _triton_language_alias(value: ast.AST, names) -> bool:
+    """A name or attribute that can only be triton.language or one of its objects."""
+    if not isinstance(value, ast.Name | ast.Attribute):
+        return False
+    paths = static_rules.paths_of(value, names)
+    return bool(paths) and all(p.startswith("triton.language") for p in paths)
 
 
 CONSTEXPR = {"triton.language.constexpr", "triton.language.core.constexpr"}
@@ -428,12 +433,8 @@ def _readable_value(value: ast.AST, names, jit: set[str]) -> bool:
     """`X = tl.constexpr(...)`, `X = tl.float32`, `X = tl.math`, `X = some_kernel`."""
     if isinstance(value, ast.Call):
         return bool(static_rules.paths_of(value.func, names) & CONSTEXPR)
-    if isinstance(value, ast.Name) and value.id in jit:
-        return True
-    if isinstance(value, ast.Name | ast.Attribute):
-        paths = static_rules.paths_of(value, names)
-        return bool(paths) and all(p.startswith("triton.language") for p in paths)
-    return False
+    return isinstance(value, ast.Name) and value.id in jit or \
+        _triton_language_alias(value, names)
 
 
 def _enclosed_names(tree: ast.Module) -> dict[int, set[str]]:

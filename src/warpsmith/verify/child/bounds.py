@@ -135,7 +135,7 @@ def _finished() -> None:
             if other:
                 _other_program(written, writer, *_flat(other), what)
     if updates and loads:
-        _read_then_updated(*_sorted(updates), *_flat(loads))
+        # also a program that read an address and updated it apart while another updated it
         _read_of_others_updates(*_sorted(updates), *_flat(loads))
 
 
@@ -167,7 +167,8 @@ def _mixed_updates(updates: list, classes: list) -> None:
     programs: they do not commute, so the value left depends on the programs' order (round
     10: a total read by an add of 1 and one of -1, written back by atomic_max)."""
     addresses, programs = _flat(updates)
-    kinds = np.concatenate([np.full(a.size, sorted(set(classes)).index(c), np.int64)
+    order = sorted(set(classes), key=str)
+    kinds = np.concatenate([np.full(a.size, order.index(c), np.int64)
                             for (a, _), c in zip(updates, classes, strict=True)])
     by_program = np.unique(np.stack([addresses, programs.astype(np.uint64)]), axis=1)
     by_class = np.unique(np.stack([addresses, kinds.astype(np.uint64)]), axis=1)
@@ -196,21 +197,6 @@ def _other_program(written, writer, addresses, programs, what: str) -> None:
     if other.any():
         i = int(np.argmax(other))
         _race(int(addresses[i]), int(writer[at[i]]), int(programs[i]), what)
-
-
-def _read_then_updated(updated, updater, read, reader) -> None:
-    """An address updated atomically by two programs or more, one of which also read it in
-    another operation: its update may rest on a value another program has changed since."""
-    shared = np.unique(updated[1:][(updated[1:] == updated[:-1]) &
-                                   (updater[1:] != updater[:-1])])
-    if shared.size == 0:
-        return
-    keep, among = np.isin(read, shared), np.isin(updated, shared)
-    both = set(zip(updated[among].tolist(), updater[among].tolist(), strict=True))
-    for address, program in zip(read[keep].tolist(), reader[keep].tolist(), strict=True):
-        if (address, program) in both:
-            other = next(p for a, p in both if a == address and p != program)
-            _race(address, other, program, "update (one having read it in another operation)")
 
 
 def _read_of_others_updates(updated, updater, read, reader) -> None:
