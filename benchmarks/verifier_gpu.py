@@ -5,6 +5,8 @@ For each honest Triton candidate in tests/kernels/good whose task is in --tasks,
 beside it, in the same run, a KernelBench-style measurement of the same pair (mean of CUDA
 event times on the current stream, no device-wide sync, no L2 flush, same inputs every call,
 candidate and baseline timed separately). Writes results.json and results.md to --out.
+`--baselines process,here` verifies each candidate once per way of timing the baselines in
+every repeat (the profile's `baselines` field), alternating, so drift falls on both alike.
 
     PYTHONPATH=src python benchmarks/verifier_gpu.py --out /tmp/bench --repeats 5
 """
@@ -18,6 +20,7 @@ import re
 import statistics
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import torch
@@ -25,6 +28,7 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
+from warpsmith.config import profile as get_profile  # noqa: E402
 from warpsmith.tasks import build, resolve_task  # noqa: E402
 from warpsmith.verify.pipeline import verify  # noqa: E402
 
@@ -74,24 +78,33 @@ def _mean_event_ms(fn, inputs, trials: int) -> float:
     return statistics.mean(times)
 
 
-def run_one(task: str, path: Path, repeats: int, save, kb_style: bool = True) -> dict:
+def run_one(task: str, path: Path, repeats: int, save, kb_style: bool = True,
+            ways: tuple[str, ...] = ("process",)) -> dict:
     kb = [kernelbench_style(task, path) for _ in range(repeats)] if kb_style else []
     result = {"task": task, "candidate": path.name, "runs": [], "kernelbench_speedups": kb}
     rows = result["runs"]
     for _ in range(repeats):
-        start = time.perf_counter()
-        v = verify(task, path, device="cuda", profile="quick", store=None)
-        rows.append({"status": v.status, "wall_s": time.perf_counter() - start,
+        for way in ways:
+            rows.append(_verify_once(task, path, way))
+            save(result)
+    return result
+
+
+def _verify_once(task: str, path: Path, way: str) -> dict:
+    start = time.perf_counter()
+    prof = replace(get_profile("quick"), baselines=way)
+    v = verify(task, path, device="cuda", profile=prof, store=None)
+    row = {"baselines": way, "status": v.status, "wall_s": time.perf_counter() - start,
                      "speedup_vs_eager": v.speedup_vs_eager,
                      "speedup_vs_compile": v.speedup_vs_compile,
                      "roofline_fraction": v.roofline_fraction, "stages": v.stage_seconds,
                      "timings": [t.__dict__ for t in v.timings], "reasons": list(v.reasons),
                      "clocks": v.environment.get("clocks"),
-                     "clock": v.environment.get("clock"), "warnings": list(v.warnings)})
-        print(task, v.status, f"{rows[-1]['wall_s']:.1f}s", f"eager×{v.speedup_vs_eager}",
-              {k: round(x, 2) for k, x in v.stage_seconds.items()}, v.reasons[:1], flush=True)
-        save(result)
-    return result
+                     "clock": v.environment.get("clock"), "warnings": list(v.warnings)}
+    print(task, way, v.status, f"{row['wall_s']:.1f}s", f"eager×{v.speedup_vs_eager}",
+          {k: round(x, 2) for k, x in v.stage_seconds.items()}, v.reasons[:1],
+          list(v.warnings)[:2], flush=True)
+    return row
 
 
 def spread(values) -> float | None:
@@ -108,7 +121,7 @@ def markdown(results: list[dict], gpu: str) -> str:
              "| task | status | speedup vs eager (median) | vs compile | roofline | "
              "spread, ours | spread, KernelBench-style |",
              "|---|---|---|---|---|---|---|"]
-    for r in results:
+    for r in _by_way(results):
         runs = r["runs"]
         sp = [x["speedup_vs_eager"] for x in runs if x["speedup_vs_eager"]]
         sc = [x["speedup_vs_compile"] for x in runs if x["speedup_vs_compile"]]
@@ -122,12 +135,23 @@ def markdown(results: list[dict], gpu: str) -> str:
               "inputs … collect; the rest of it is Python, torch and CUDA start-up):", "",
               "| task | wall | " + " | ".join(STAGES) + " |",
               "|---|---|" + "---|" * len(STAGES)]
-    for r in results:
+    for r in _by_way(results):
         runs = r["runs"]
         med = [statistics.median(x["stages"].get(k, 0) for x in runs) for k in STAGES]
         lines.append(f"| {r['task']} | {statistics.median(x['wall_s'] for x in runs):.1f} | "
                      + " | ".join(f"{m:.2f}" for m in med) + " |")
     return "\n".join(lines) + "\n"
+
+
+def _by_way(results: list[dict]) -> list[dict]:
+    """One row per task and way of timing the baselines (`task (way)`)."""
+    rows = []
+    for r in results:
+        ways = sorted({x.get("baselines", "here") for x in r["runs"]})
+        rows += [r | {"task": f"{r['task']} ({way})",
+                      "runs": [x for x in r["runs"] if x.get("baselines", "here") == way]}
+                 for way in ways]
+    return rows
 
 
 def _f(x, spec=".2f") -> str:
@@ -142,6 +166,9 @@ def main() -> None:
     parser.add_argument("--cuda", action="store_true",
                         help="the honest CUDA C++ candidates (load_inline, NVRTC) instead; "
                              "no KernelBench-style column")
+    parser.add_argument("--baselines", default="process",
+                        help="where eager and torch.compile are timed, comma-separated to "
+                             "alternate: process (their own, the default), here")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     results = []
@@ -152,7 +179,8 @@ def main() -> None:
         (args.out / "results.md").write_text(markdown(done, torch.cuda.get_device_name()))
 
     for task, path in candidates([t for t in args.tasks.split(",") if t], args.cuda):
-        results.append(run_one(task, path, args.repeats, save, kb_style=not args.cuda))
+        results.append(run_one(task, path, args.repeats, save, kb_style=not args.cuda,
+                               ways=tuple(args.baselines.split(","))))
     print(markdown(results, torch.cuda.get_device_name()))
 
 

@@ -34,6 +34,11 @@ class VerifyProfile:
     # know when the last come (E35). Tests of an honest generator's output set (0, 0): the
     # decoys catch cheating, which a generator's kernel does not do, at a third of the time
     decoys: tuple[int, int] = (2, 6)
+    # where eager and torch.compile are timed: "process", a process of their own that the
+    # trusted side's clock times through the same round trip as the candidate's blocks
+    # (verify/baseline_process.py); "here", the trusted process (no round trip: a bias of
+    # 10-15 % against the candidate at a few calls a block, docs/benchmarks/verifier.md)
+    baselines: str = "process"
 
 
 PROFILES = {

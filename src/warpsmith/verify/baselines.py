@@ -32,6 +32,7 @@ import torch
 from ..tasks.loader import tf32_policy
 from ..types import Shape, Task
 from . import ipc, memplan, wire
+from .baseline_process import BaselineFailed, BaselineProcess
 from .collect import blame_if_held, others_bytes
 from .inputs import case_inputs
 from .protocol import END, Malformed, go_line, untrusted_json
@@ -56,8 +57,12 @@ class Baselines:
     turns and the candidate's blocks."""
 
     def __init__(self, task: Task, prepared: Prepared, prof, device: str = "cuda",
-                 max_sets: int = memplan.MAX_BLOCK_SETS):
+                 max_sets: int = memplan.MAX_BLOCK_SETS, process: BaselineProcess | None = None):
+        """`process`: the baselines' own process, started with the candidate's worker
+        (verify/baseline_process.py), which times them the way the candidate is timed;
+        None: they are timed here, in the trusted process."""
         self.task, self.prepared, self.prof, self.device = task, prepared, prof, device
+        self.process = process
         self.max_sets = max_sets  # the memory plan's (memplan.block_sets)
         names = [CANDIDATE, "eager"] + [_compile_name(m) for m in prof.compile_modes]
         self.rng, self.names = random.SystemRandom(), names
@@ -122,6 +127,12 @@ class Baselines:
     def _set_up(self) -> bool:
         name = self.prepared.timed_shape
         self.shape = Shape(name, self.prepared.shapes[name]["values"])
+        if self.process is not None:
+            try:
+                return self._set_up_process()
+            except BaselineFailed as e:
+                if self._process_failed(e):
+                    return False
         try:
             pool = [(i, case_inputs(self.task, self.shape, self.device, c.seed, c.variant))
                     for i, c in enumerate(self.prepared.cases) if c.variant == "timing"]
@@ -133,7 +144,7 @@ class Baselines:
             with torch.no_grad(), tf32_policy(self.task):
                 for impl, make in makers.items():
                     self._warm(impl, make, pool)
-                self.n = self._set_count(eager, pool)
+                self.n = self._set_count(eager, pool=pool)
             del pool
         except torch.OutOfMemoryError as e:
             self._blame_if_held()
@@ -141,16 +152,71 @@ class Baselines:
             return False
         return "eager" in self.impls
 
-    def _set_count(self, eager, pool) -> int:
-        """Sets per block: enough calls for the block to last BLOCK_SECONDS at eager's pace,
-        as many as the memory plan gave a block (the worker keeps every set and every output
-        of a block, and so does this side for a baseline's), at least one."""
-        start, calls = time.perf_counter(), 0
-        while calls < 3 or time.perf_counter() - start < 0.01:
-            eager(*pool[calls % len(pool)][1])
-            synchronize(pool[0][1])
-            calls += 1
-        per_call = self.per_call = (time.perf_counter() - start) / calls
+    def _set_up_process(self) -> bool:
+        """The baselines' process warmed them up meanwhile: its implementations, its notes,
+        the block's length from its eager pace; then the sets' buffers in both processes."""
+        ready = self.process.wait_ready()
+        self.notes += [str(n)[:300] for n in ready.get("notes", [])][:4]
+        for name in list(self.times):
+            if name != CANDIDATE and name not in ready["impls"]:
+                self.times.pop(name)
+        self.impls = {name: None for name in ready["impls"] if name in self.times}
+        self.sample = case_inputs(self.task, self.shape, self.device,
+                                  self._timing_seed(), "timing")
+        eager = self.prepared.models[self.shape.name]
+        with torch.no_grad(), tf32_policy(self.task):
+            self.n = self._set_count(eager, ready["per_call_s"])
+        slots = self.process.sets(self._sets_record())
+        if self.device == "cuda":
+            self.process_slots = ipc.Mapped().__enter__()
+            try:
+                self.process_views = self._slot_views(self.process_slots, slots)
+            except ValueError as e:
+                raise BaselineFailed(f"the baselines' timing buffers cannot be used ({e})") \
+                    from e
+        return True
+
+    def _process_failed(self, e: BaselineFailed) -> bool:
+        """The baselines' process failed: too_large where it ran out of memory (True: no
+        timing), else timed here from now on, with a note (False)."""
+        self._stop_process()
+        if e.oom:
+            self._blame_if_held()
+            self.too_large = f"the baselines' timing sets did not fit in GPU memory ({e})"[:300]
+            return True
+        self.notes.append(f"{str(e)[:300]}; eager and torch.compile were timed in the "
+                          "trusted process instead (their times lack a block's round trip)")
+        return False
+
+    def release(self) -> None:
+        """The baselines' process ended, whatever happened to the timing (idempotent)."""
+        self._stop_process()
+
+    def _stop_process(self) -> None:
+        if self.process is not None:
+            process, self.process = self.process, None
+            self.process_views = None
+            if self.process_slots is not None:
+                self.process_slots.__exit__(None, None, None)
+                self.process_slots = None
+            process.close()
+
+    def _timing_seed(self) -> int:
+        return next(c.seed for c in self.prepared.cases if c.variant == "timing")
+
+    def _set_count(self, eager, per_call: float | None = None, pool=None) -> int:
+        """Sets per block: enough calls for the block to last BLOCK_SECONDS at eager's pace
+        (`per_call` seconds, measured here on `pool` when not given), as many as the memory
+        plan gave a block (the worker keeps every set and every output of a block, and so
+        does the baselines' side), at least one."""
+        if per_call is None:
+            start, calls = time.perf_counter(), 0
+            while calls < 3 or time.perf_counter() - start < 0.01:
+                eager(*pool[calls % len(pool)][1])
+                synchronize(pool[0][1])
+                calls += 1
+            per_call = (time.perf_counter() - start) / calls
+        self.per_call = per_call
         wanted = math.ceil(BLOCK_SECONDS / max(per_call, 1e-7))
         if self.device == "cuda":
             room = self.max_sets
@@ -167,25 +233,32 @@ class Baselines:
     def _map_slots(self, payload: bytes) -> None:
         if self.device != "cuda":
             return
+        self.slots = ipc.Mapped().__enter__()
         try:
-            entries = untrusted_json(payload)
-            if not isinstance(entries, list) or len(entries) != self.n:
-                raise ValueError("not one list of buffers per set")
-            self.slots = ipc.Mapped().__enter__()
-            tensors = [x for x in self.sample if isinstance(x, torch.Tensor)]
-            self.slot_views = [self._views(e, tensors) for e in entries]
+            self.slot_views = self._slot_views(self.slots, payload)
         except ValueError as e:
             raise Malformed(f"the candidate's timing buffers cannot be used ({e})") from e
 
-    def _views(self, entries, tensors: list) -> list:
+    def _slot_views(self, mapped, payload: bytes) -> list:
+        """Views of a process's timing buffers (its `slots` frame), mapped in `mapped`."""
+        entries = untrusted_json(payload)
+        if not isinstance(entries, list) or len(entries) != self.n:
+            raise ValueError("not one list of buffers per set")
+        tensors = [x for x in self.sample if isinstance(x, torch.Tensor)]
+        return [self._views(mapped, e, tensors) for e in entries]
+
+    @staticmethod
+    def _views(mapped, entries, tensors: list) -> list:
         if not isinstance(entries, list) or len(entries) != len(tensors):
             raise ValueError("not one buffer per tensor input")
-        return [self.slots.view(e, tuple(t.shape), t.dtype)
+        return [mapped.view(e, tuple(t.shape), t.dtype)
                 for e, t in zip(entries, tensors, strict=True)]
 
     def _blame_if_held(self) -> None:
         """A candidate whose process held memory the baselines needed gets `crashed`, not a
-        too_large nobody is blamed for (E48)."""
+        too_large nobody is blamed for (E48). The baselines' process goes first: its memory
+        is not the candidate's."""
+        self._stop_process()
         if self.others is not None:
             blame_if_held(self.task, self.prepared, self.others,
                           getattr(self, "n", self.max_sets))  # the sets a block holds
@@ -217,6 +290,8 @@ class Baselines:
                     return self._go(block)
                 if name in self.impls:
                     self._time_block(name, block)
+                if self.too_large:
+                    return self._close()
                 self._turn_done()
         return self._close()
 
@@ -248,17 +323,28 @@ class Baselines:
         record = {"order": order, "watch": self.rng.randrange(self.n)}
         self.pending = {"order": order, "seeds": [seeds[i] for i in order]}
         self.state = "block"
+        return [go_line(record), *self._hand_over(seeds, self.slot_views)]
+
+    def _hand_over(self, seeds: list[int], views) -> list[bytes]:
+        """A block's fresh sets: written into a process's buffers on a GPU (nothing else to
+        send), or the bytes that follow its GO on the CPU."""
         if self.device == "cuda":
-            for views, seed in zip(self.slot_views, seeds, strict=True):
+            for set_views, seed in zip(views, seeds, strict=True):
                 fresh = [x for x in self._fresh_set(seed) if isinstance(x, torch.Tensor)]
-                for view, x in zip(views, fresh, strict=True):
+                for view, x in zip(set_views, fresh, strict=True):
                     view.copy_(x)
             torch.cuda.synchronize()
-            return go_line(record)
-        chunks = [c for seed in seeds for c in wire.input_payload(self._fresh_set(seed))]
-        return [go_line(record), *chunks]
+            return []
+        return [c for seed in seeds for c in wire.input_payload(self._fresh_set(seed))]
 
     def _time_block(self, name: str, block: int) -> None:
+        if self.process is not None:
+            try:
+                return self._time_in_process(name, block)
+            except BaselineFailed as e:
+                if self._process_failed(e):
+                    return  # too_large: _advance ends the timing
+                self._time_here_from_now()
         sets = [self._fresh_set(seed) for seed in self._seeds(block)]
         order = self.rng.sample(range(self.n), self.n)
         fn, outs = self.impls[name], []
@@ -269,6 +355,28 @@ class Baselines:
         synchronize(sets[0])
         self.times[name].append((time.perf_counter() - start) * 1e6 / self.n)
         del outs, sets
+
+    def _time_in_process(self, name: str, block: int) -> None:
+        """A baseline's block in the baselines' process: its fresh sets handed over as the
+        candidate's are, GO naming the implementation, the same clock."""
+        order = self.rng.sample(range(self.n), self.n)
+        chunks = self._hand_over(self._seeds(block), self.process_views)
+        record = {"order": order, "watch": -1, "impl": name}
+        self.times[name].append(self.process.block(record, chunks) * 1e6 / self.n)
+
+    def _time_here_from_now(self) -> None:
+        """After the baselines' process failed mid-way: every baseline warmed up here and
+        its earlier times dropped, so no ratio mixes the two clocks' ways."""
+        pool = [(c.seed, case_inputs(self.task, self.shape, self.device, c.seed, c.variant))
+                for c in self.prepared.cases if c.variant == "timing"]
+        names, self.impls = list(self.impls), {}
+        eager = self.prepared.models[self.shape.name]
+        makers = {"eager": lambda: eager} | {_compile_name(m): functools.partial(
+            torch.compile, eager, mode=None if m == "default" else m)
+            for m in self.prof.compile_modes}
+        for name in names:
+            self.times[name] = []
+            self._warm(name, makers[name], pool)
 
     def _take_time(self, elapsed: float | None) -> None:
         if elapsed is None:
@@ -338,6 +446,7 @@ class Baselines:
 
     def _close(self) -> bytes:
         self.impls = {}
+        self._stop_process()
         if self.slots is not None:
             self.slot_views = None
             self.slots.__exit__(None, None, None)
@@ -346,7 +455,7 @@ class Baselines:
             torch.cuda.empty_cache()  # the timing sets' memory back before the next job
         return END
 
-    slot_views = None
+    slot_views = process_views = process_slots = None
 
     def timing(self, worker_timing) -> dict | None:
         """The timing entry the verdict is made from (timing.timing_verdict checks it): every

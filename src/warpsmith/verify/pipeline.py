@@ -31,6 +31,7 @@ from ..tasks.suite import resolve_task
 from ..types import Task, Verdict
 from . import baselines as baseline_timer
 from . import collect, gates, gpukernels, gpulock, jail, memcheck, memplan, offgpu, prestart, static
+from .baseline_process import BaselineProcess
 from .feedback import feedback_text
 from .outcome import interpret_outcome, stage_times
 from .protocol import Job, job_message
@@ -47,7 +48,7 @@ from .timing import timing_verdict
 # nothing ran on the CPU before it (E52-E54); 10 since the trusted side hands inputs over per
 # call, reads the outputs and times every implementation on its own clock (issue 31); 11
 # since an implausibly fast result is measured again and flagged, never `suspect`
-VERIFIER_VERSION = "11"
+VERIFIER_VERSION = "12"
 # Verdicts about this machine, not the candidate: never stored, so another machine (or a
 # later run with more memory) verifies again instead of finding them in the cache.
 MACHINE_LIMITS = frozenset({"too_large"})
@@ -249,13 +250,17 @@ def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, ba
     scratch = Path(tempfile.mkdtemp(prefix="warpsmith-cwd-"))  # the candidate's empty cwd
     env, when = worker_environment(device), prestart.policy(device)
     spare = prestart.SPARES.take(device, env) if when != "off" else None
+    baselines = None
     try:
         job = write_job(job_dir, task, candidate, device, prof, prepared)
         ahead = when == "ahead" and spare is not None  # a process that verifies again
         if ahead:
             prestart.SPARES.refill(device, env)
-        baselines = baseline_timer.Baselines(task, prepared, prof, device, block_sets) \
-            if timed_here(device) else None  # timed here, between the candidate's blocks
+        process = BaselineProcess(task, prepared, prof, device) \
+            if timed_here(device) and prof.baselines == "process" else None
+        baselines = baseline_timer.Baselines(task, prepared, prof, device, block_sets,
+                                             process) \
+            if timed_here(device) else None  # timed between the candidate's blocks
         outcome = run_worker(job_dir, scratch, prof.timeout_s, env,
                              max_bytes=collect.message_limit(task, prepared, device, prof),
                              started=spare, job=job,
@@ -286,6 +291,8 @@ def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, ba
         return timing_verdict(verdict, baselines, outcome.report, task, prepared,
                               triton=not native)
     finally:
+        if baselines is not None:
+            baselines.release()  # the baselines' process, where the timing never began
         shutil.rmtree(job_dir, ignore_errors=True)
         shutil.rmtree(scratch, ignore_errors=True)
         if spare is not None:

@@ -37,15 +37,26 @@ def time_candidate(job: dict, models: dict, task, channel, guards) -> dict:
     """`channel`: (send(header, payload), read_line(), read_bytes(n)) to the trusted side;
     `guards`: the worker's (LaunchLog, _ThreadWatch). Returns what the report keeps: whether
     the persisting-L2 limit was raised, and torch state changed."""
+    return serve({CANDIDATE: models[job["timed_shape"]]}, task, channel, guards,
+                 job["device"])
+
+
+CANDIDATE = "candidate"  # the one implementation of a candidate's worker
+
+
+def serve(impls: dict, task, channel, guards, device: str, ready: dict | None = None) -> dict:
+    """The timing protocol, for the candidate's worker and the baselines' process alike
+    (child/reference_worker.py): `impls` by name, a GO naming one (`impl`; the first when it
+    names none). `ready`: what the first frame carries besides its kind."""
     from ...tasks.loader import tf32_policy
 
     send, read_line, read_bytes = channel
-    gpu = job["device"] == "cuda"
-    send({"frame": TIMING, "kind": "ready"})
+    gpu = device == "cuda"
+    send({"frame": TIMING, "kind": "ready", **(ready or {})})
     record = parse_go(read_line() or "")
     if record is None or record.get("kind") != "sets":
         raise RuntimeError("the trusted side sent no timing sets")
-    timer = _Block(models[job["timed_shape"]], _make_sets(record, job["device"]), gpu)
+    timer = _Block(impls, _make_sets(record, device), gpu)
     timer.guards = (*guards, tuple(task.allowed_torch))
     if gpu:
         torch.cuda.synchronize()  # the buffers made before the trusted side fills them
@@ -102,8 +113,8 @@ class _Block:
     checked call (op guard, thread watch). Every call's outputs are kept until the trusted
     side has read them."""
 
-    def __init__(self, model, sets: list[list], gpu: bool):
-        self.model, self.sets, self.gpu = model, sets, gpu
+    def __init__(self, impls: dict, sets: list[list], gpu: bool):
+        self.impls, self.sets, self.gpu = impls, sets, gpu
         self.raised, self.tampered = 0, set()
         self.outs: list[list] = []
         self.exported: dict = {}  # the allocations whose handles were sent (child/ipc.py)
@@ -123,9 +134,12 @@ class _Block:
     def run(self, go: dict) -> None:
         """The block's calls and a device-wide synchronize (work on side streams counts)."""
         order, watch = go.get("order"), go.get("watch")
+        impl = go.get("impl", next(iter(self.impls)))
         if not isinstance(order, list) or not all(
-                type(i) is int and 0 <= i < len(self.sets) for i in order):
+                type(i) is int and 0 <= i < len(self.sets) for i in order) or \
+                not isinstance(impl, str) or impl not in self.impls:
             raise RuntimeError("the trusted side's block is malformed")
+        model = self.model = self.impls[impl]
         self.guarded, self.launches = {}, []
         stamps = [time.perf_counter()]
         self.clock.start()
@@ -134,7 +148,7 @@ class _Block:
             if pos == watch:
                 out = self._watched(self.sets[i], self.guarded)
             else:
-                out = tree_leaves(self.model(*self.sets[i]))
+                out = tree_leaves(model(*self.sets[i]))
             self.outs.append(out)
             self.launches.append(sum(own for _, own in self.guards[0].take()))
         stamps.append(time.perf_counter())

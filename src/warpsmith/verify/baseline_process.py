@@ -1,0 +1,155 @@
+"""The baselines' own process (child/reference_worker.py), driven from the trusted side one
+frame at a time: eager and torch.compile are timed the way the candidate is, on the same
+clock (the start of GO's write to the end of the `block` frame), through the same pipes and
+the same block code, stopped between its blocks and resumed just before each GO as the
+candidate's worker is. So a block's fixed cost (GO's transit, the wake-up, the frame with
+its outputs) is in both sides of every ratio, not only the candidate's.
+
+It is started with the candidate's worker, so its start-up and torch.compile's warm-up run
+while the candidate's calls are checked. Anything that goes wrong here is the verifier's:
+BaselineFailed, which verify/baselines.py answers by timing the baselines in the trusted
+process instead, with a note. Never the candidate's failure.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import queue
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import torch
+
+from ..config import VerifyProfile, worker_environment
+from ..types import Task
+from .proctree import stopped
+from .protocol import END, TIMING, go_line, header
+from .reference import Prepared
+from .sandbox import JOB_TAG, Started
+
+PROGRAM = ("-m", "warpsmith.verify.child.reference_worker")
+MAX_FRAME = 64 << 20  # a block's outputs' handles (a GPU), or their bytes (the CPU's tests)
+
+
+class BaselineFailed(Exception):
+    """The baselines' process could not time them: the verifier's limit, never the
+    candidate's. `oom`: it ran out of GPU memory."""
+
+    def __init__(self, message: str, oom: bool = False):
+        super().__init__(message)
+        self.oom = oom
+
+
+class BaselineProcess:
+    def __init__(self, task: Task, prepared: Prepared, prof: VerifyProfile, device: str):
+        self.scratch = Path(tempfile.mkdtemp(prefix="warpsmith-baselines-"))
+        self.timeout_s = prof.timeout_s
+        self.proc = Started(PROGRAM, ["-"], self.scratch, worker_environment(device),
+                            MAX_FRAME, inbox=self.scratch, jailed=False)
+        self.proc.tell(_job(task, prepared, prof, device))
+        self.held: contextlib.ExitStack | None = None
+        self.ready: dict | None = None
+
+    # -- the protocol, as the candidate's worker speaks it ------------------------------
+
+    def wait_ready(self) -> dict:
+        """Its `ready` frame: the implementations it warmed up, notes on those it left out,
+        eager's seconds per call. Waited for without a limit of the candidate's (the
+        candidate's worker is stopped meanwhile), within the profile's timeout."""
+        if self.ready is None:
+            head, _, _ = self._next("ready")
+            impls, per_call = head.get("impls"), head.get("per_call_s")
+            if not isinstance(impls, list) or "eager" not in impls or \
+                    not isinstance(per_call, float):
+                raise BaselineFailed("the baselines' process sent a malformed ready frame")
+            self.ready = head
+            self._pause()
+        return self.ready
+
+    def sets(self, record: dict) -> bytes:
+        """The sets' record answered with its `slots` frame's payload (IPC handles on a
+        GPU); the process then waits, stopped, for its first GO."""
+        self._resume()
+        self.proc.tell(go_line(record))
+        _, payload, _ = self._next("slots")
+        self._next("idle")
+        self._pause()
+        return payload
+
+    def block(self, record: dict, chunks: list[bytes]) -> float:
+        """One block (GO with `record`, then the CPU's input bytes): seconds on the trusted
+        side's clock, from the start of GO's write to the end of the `block` frame."""
+        self._resume()
+        sent = self.proc.tell([go_line(record), *chunks])
+        _, _, arrived = self._next("block")
+        elapsed = sent.elapsed(arrived)
+        self._next("idle")
+        self._pause()
+        if elapsed is None:
+            raise BaselineFailed("the baselines' block frame came before its GO")
+        return elapsed
+
+    def close(self) -> None:
+        """END, then the process and its scratch folder gone, whatever state it is in."""
+        with contextlib.suppress(Exception):
+            self._resume()
+            self.proc.tell(END)
+        self.proc.stop()
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+    # -- frames -------------------------------------------------------------------------
+
+    def _next(self, kind: str) -> tuple[dict, bytes, float]:
+        deadline = time.perf_counter() + self.timeout_s
+        while True:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                raise BaselineFailed(f"the baselines' process sent no {kind} frame in "
+                                     f"{self.timeout_s:.0f} s")
+            try:
+                item = self.proc.frames.queue.get(timeout=min(0.05, left))
+                break
+            except queue.Empty:
+                if self.proc.proc.poll() is not None and self.proc.frames.queue.empty() \
+                        and not self.proc.frames.thread.is_alive():
+                    raise BaselineFailed(f"the baselines' process ended before its {kind} "
+                                         f"frame: {self.proc.tail.text()[-300:]}") from None
+        if item is None or isinstance(item, str):
+            raise BaselineFailed(f"the baselines' process broke off ({item or 'its end'})")
+        head = header(item[0])
+        if head.get("frame") != TIMING:  # its report: it failed
+            error = head.get("error") or {}
+            raise BaselineFailed(f"the baselines' process failed: {error.get('type')}: "
+                                 f"{str(error.get('message'))[:300]}",
+                                 oom=error.get("type") == "OutOfMemoryError")
+        if head.get("kind") != kind:
+            raise BaselineFailed(f"the baselines' process sent {head.get('kind')!r} for "
+                                 f"{kind!r}")
+        return head, item[1], item[2]
+
+    def _pause(self) -> None:
+        """Stopped (SIGSTOP) between its turns, as the candidate's worker is between its."""
+        if self.held is None:
+            self.held = contextlib.ExitStack()
+            self.held.enter_context(stopped(self.proc.proc.pid, JOB_TAG, self.proc.token))
+
+    def _resume(self) -> None:
+        if self.held is not None:
+            held, self.held = self.held, None
+            held.close()
+
+
+def _job(task: Task, prepared: Prepared, prof: VerifyProfile, device: str) -> bytes:
+    """What the process reads from stdin: its record as a JSON line, then the timed shape's
+    parameters (the reference's state: the trusted side's own model, rebuilt there)."""
+    name = prepared.timed_shape
+    record = {"task": str(Path(task.path).resolve()), "device": device, "timed_shape": name,
+              "compile_modes": list(prof.compile_modes), "warmup_s": prof.warmup_s}
+    buffer = io.BytesIO()
+    torch.save({name: prepared.shapes[name]}, buffer)
+    data = buffer.getvalue()
+    return f"{json.dumps(record)}\n{len(data)}\n".encode() + data
