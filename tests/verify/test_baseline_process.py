@@ -1,0 +1,111 @@
+"""Eager and torch.compile timed in a process of their own (verify/baseline_process.py), by
+the trusted side's clock through the same round trip as the candidate's blocks. On the CPU:
+the protocol, the fallback when that process fails, and that it never outlives its
+verification; what it does to the ratios is measured on a GPU (docs/benchmarks/verifier.md)."""
+
+import os
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from warpsmith.config import PROFILES
+from warpsmith.verify import baseline_process, pipeline
+from warpsmith.verify.baselines import Baselines
+from warpsmith.verify.pipeline import verify
+
+GOOD = Path(__file__).parents[1] / "kernels" / "good"
+BAD = Path(__file__).parents[1] / "kernels" / "bad"
+PROFILE = replace(PROFILES["quick"], timeout_s=120, compile_modes=(), warmup_s=0.0, blocks=3)
+
+
+@pytest.fixture
+def made(monkeypatch):
+    """Every BaselineProcess a verification starts, and every block it times."""
+    monkeypatch.setattr(pipeline, "TIME_ON_CPU", True)
+    seen: dict = {"processes": [], "blocks": []}
+    cls = baseline_process.BaselineProcess
+    init, block = cls.__init__, cls.block
+
+    def spy_init(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        seen["processes"].append(self)
+
+    def spy_block(self, record, chunks):
+        seen["blocks"].append(record)
+        return block(self, record, chunks)
+
+    monkeypatch.setattr(cls, "__init__", spy_init)
+    monkeypatch.setattr(cls, "block", spy_block)
+    return seen
+
+
+def _gone(process) -> bool:
+    return process.proc.proc.poll() is not None and not os.path.exists(process.scratch)
+
+
+def test_baselines_are_timed_in_their_own_process_and_it_ends(made):
+    v = verify("level1/relu", GOOD / "relu_triton.py", device="cpu", profile=PROFILE,
+               store=None)
+    assert v.status == "passed", v.feedback
+    assert v.timing_measured and v.speedup_vs_eager > 0
+    assert not any("trusted process instead" in w for w in v.warnings), v.warnings
+    assert [r["impl"] for r in made["blocks"]] == ["eager"] * PROFILE.blocks
+    assert all(r["watch"] == -1 and sorted(r["order"]) == list(range(len(r["order"])))
+               for r in made["blocks"])
+    assert len(made["processes"]) == 1 and _gone(made["processes"][0])
+
+
+def test_the_old_way_starts_no_process(made):
+    v = verify("level1/relu", GOOD / "relu_triton.py", device="cpu",
+               profile=replace(PROFILE, baselines="here"), store=None)
+    assert v.status == "passed", v.feedback
+    assert made["processes"] == [] and made["blocks"] == []
+
+
+def test_an_incorrect_candidate_leaves_no_process_behind(made):
+    v = verify("level1/relu", BAD / "incorrect_partial_write.py", device="cpu",
+               profile=PROFILE, store=None)
+    assert v.status == "incorrect", v.feedback
+    assert all(_gone(p) for p in made["processes"])
+
+
+def test_a_failed_baselines_process_is_the_verifiers_not_the_candidates(made, monkeypatch):
+    """The process dies at its start: the baselines are timed in the trusted process, with a
+    note, and the candidate passes as it would have."""
+    monkeypatch.setattr(baseline_process, "PROGRAM", ("-c", "import sys; sys.exit(3)"))
+    v = verify("level1/relu", GOOD / "relu_triton.py", device="cpu", profile=PROFILE,
+               store=None)
+    assert v.status == "passed", v.feedback
+    assert v.timing_measured and v.speedup_vs_eager > 0
+    assert any("trusted process instead" in w for w in v.warnings), v.warnings
+    assert all(_gone(p) for p in made["processes"])
+
+
+def test_a_process_that_fails_mid_way_leaves_no_mixed_clock(made, monkeypatch):
+    """Its second block fails: every baseline is timed again here from then on, and the
+    times it had taken are dropped (a ratio never mixes the two ways)."""
+    block = baseline_process.BaselineProcess.block
+    timed = []
+
+    def fail_second(self, record, chunks):
+        timed.append(record)
+        if len(timed) == 2:
+            raise baseline_process.BaselineFailed("the baselines' process broke off")
+        return block(self, record, chunks)
+
+    monkeypatch.setattr(baseline_process.BaselineProcess, "block", fail_second)
+    kept = []
+    original = Baselines.timing
+
+    def spy_timing(self, worker_timing):
+        kept.append(original(self, worker_timing))
+        return kept[-1]
+
+    monkeypatch.setattr(Baselines, "timing", spy_timing)
+    v = verify("level1/relu", GOOD / "relu_triton.py", device="cpu", profile=PROFILE,
+               store=None)
+    assert v.status == "passed", v.feedback
+    assert any("broke off" in w and "trusted process instead" in w for w in v.warnings)
+    assert len(timed) == 2 and len(kept[0]["times_us"]["eager"]) == PROFILE.blocks - 1
+    assert all(_gone(p) for p in made["processes"])
