@@ -63,10 +63,13 @@ def test_the_old_way_starts_no_process(made):
     assert made["processes"] == [] and made["blocks"] == []
 
 
-def test_an_incorrect_candidate_leaves_no_process_behind(made):
+def test_an_incorrect_candidate_is_not_timed_and_leaves_no_process_behind(made):
+    """An output found wrong before the timing: END at once (`incorrect` whatever the clock
+    would say), and the baselines' process stopped unused."""
     v = verify("level1/relu", BAD / "incorrect_partial_write.py", device="cpu",
                profile=PROFILE, store=None)
     assert v.status == "incorrect", v.feedback
+    assert made["blocks"] == [] and "timing" not in v.stage_seconds
     assert all(_gone(p) for p in made["processes"])
 
 

@@ -57,12 +57,15 @@ class Baselines:
     turns and the candidate's blocks."""
 
     def __init__(self, task: Task, prepared: Prepared, prof, device: str = "cuda",
-                 max_sets: int = memplan.MAX_BLOCK_SETS, process: BaselineProcess | None = None):
+                 max_sets: int = memplan.MAX_BLOCK_SETS, process: BaselineProcess | None = None,
+                 checks=None):
         """`process`: the baselines' own process, started with the candidate's worker
         (verify/baseline_process.py), which times them the way the candidate is timed;
-        None: they are timed here, in the trusted process."""
+        None: they are timed here, in the trusted process. `checks`: the checked calls'
+        reader (collect.CaseReader): a candidate with an output already found wrong is not
+        timed (its verdict is `incorrect` whatever the clock says; a GPU's seconds saved)."""
         self.task, self.prepared, self.prof, self.device = task, prepared, prof, device
-        self.process = process
+        self.process, self.checks = process, checks
         self.max_sets = max_sets  # the memory plan's (memplan.block_sets)
         names = [CANDIDATE, "eager"] + [_compile_name(m) for m in prof.compile_modes]
         self.rng, self.names = random.SystemRandom(), names
@@ -102,7 +105,7 @@ class Baselines:
         then, so what the worker does between blocks is never on the clock."""
         kind = head.get("kind")
         if kind == "ready" and self.state == "start":
-            if not self._set_up():
+            if getattr(self.checks, "wrong", 0) or not self._set_up():
                 return self._close()
             self.state = "sets"
             return go_line(self._sets_record())

@@ -29,6 +29,7 @@ class CaseReader:
         self.task, self.prepared, self.device, self.stages = task, prepared, device, stages
         self.calls = checked(prepared.cases)
         self.next = 0
+        self.wrong = 0  # outputs found wrong so far: the verdict is `incorrect` already
         self.given: list | None = None  # the inputs of the call handed over, until it returns
         self.slots = None  # on a GPU: the worker's input buffers, mapped (ipc.Mapped)
         # what other processes held of the GPU before the worker started (a spare's context)
@@ -82,7 +83,9 @@ class CaseReader:
                             f" where call {self.next} of {len(self.calls)} was due")
         start = time.perf_counter()
         try:
-            return self._compare(self.calls[self.next], head, payload)
+            results = self._compare(self.calls[self.next], head, payload)
+            self.wrong += sum(not r.ok for r in results)
+            return results
         except torch.OutOfMemoryError:
             self._blame_if_held()
             raise  # the plan's estimate fell short: the verifier's limit (too_large)

@@ -258,14 +258,13 @@ def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, ba
             prestart.SPARES.refill(device, env)
         process = BaselineProcess(task, prepared, prof, device) \
             if timed_here(device) and prof.baselines == "process" else None
+        checks = collect.CaseReader(task, prepared, device, stages)
         baselines = baseline_timer.Baselines(task, prepared, prof, device, block_sets,
-                                             process) \
+                                             process, checks) \
             if timed_here(device) else None  # timed between the candidate's blocks
         outcome = run_worker(job_dir, scratch, prof.timeout_s, env,
                              max_bytes=collect.message_limit(task, prepared, device, prof),
-                             started=spare, job=job,
-                             on_case=collect.CaseReader(task, prepared, device, stages),
-                             on_timing=baselines)
+                             started=spare, job=job, on_case=checks, on_timing=baselines)
         if when != "off" and not ahead:
             prestart.SPARES.refill(device, env)
         stages |= {"candidate_process": outcome.seconds}
