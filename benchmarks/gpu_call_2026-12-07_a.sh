@@ -1,13 +1,11 @@
 #!/usr/bin/env bash
-# The first device call of the 2026-12-07 session (issues 27 and 31), nothing in it waits on
-# this session's code:
-#   1. KernelBench level 1 with the library at the official sizes, tasks 14, 15 (triangular
-#      matmuls, once rejected as "below the datasheet floor"), 83 (depthwise conv, once
-#      `suspect`), 6, 8 (the narrowed tf32x3 rule), 12 (diagonal matmul) and 92 (exclusive
-#      cumsum, rejected on verifier 11);
-#   2. the red-team corpus's run-time files and the GPU-only corpus, then the honest corpus,
-#      through tests/verify/test_gpu.py, several verifications at once (pytest-xdist carried
-#      in .sbx/: the machine has no registry). Statuses only: no speed is read from them.
+# The second device call of the 2026-12-07 session (issues 27 and 31), on verifier 12 (the
+# baselines timed in a process of their own):
+#   1. KernelBench level 1 with the library at the official sizes, tasks 6, 8 (the narrowed
+#      tf32x3 rule), 12 (diagonal matmul) and 92 (exclusive cumsum, rejected on verifier 11);
+#   2. the red-team and GPU-only corpora, then the honest corpus, through
+#      tests/verify/test_gpu.py, several verifications at once (pytest-xdist carried in
+#      .sbx/: the machine has no registry). Statuses only: no speed is read from them.
 # Everything comes back under $OUT.
 set -u
 OUT=${OUT:-out}; mkdir -p "$OUT"
@@ -19,7 +17,7 @@ python3 -c 'import xdist' 2>/dev/null ||
   python3 -c 'import torch, triton; print(torch.__version__, triton.__version__)'
 } | tee "$OUT/gpu.txt"
 L1=.kb/KernelBench/level1
-K=$(ls $L1 | grep -E "^(${KB_TASKS:-14|15|83|6|8|12|92})_" | sed 's/\.py$//' | paste -sd,)
+K=$(ls $L1 | grep -E "^(${KB_TASKS:-6|8|12|92})_" | sed 's/\.py$//' | paste -sd,)
 t0=$(date +%s)
 timeout ${KB_S:-240} bash -c "$(declare -f ws); ws bench $L1 --generator library --device cuda \
   --depth 0 --no-tune --tasks '$K' --db '$OUT/kb.sqlite' --json" > "$OUT/kb.json" 2> "$OUT/kb.err"
