@@ -15,6 +15,8 @@ are the same. Below 3.4 (no `triton.knobs`) the interpreter's flag is read from 
 from __future__ import annotations
 
 import ast
+import functools
+import inspect
 import math
 import os
 import textwrap
@@ -129,13 +131,19 @@ def watch_interpreter_memory(launched, accessed, finished=None) -> bool:
     3.6 and 3.9 and are passed through. Each access also says which program made it
     (`program=`, its grid index; kind "exchange" for an atomic exchange or compare-and-swap;
     an "atomic" also says its class of op, `op=`, OP_CLASS),
-    and `finished()` runs once a launch's programs are done.
+    and `finished()` runs once a launch's programs are done. An atomic's returned value (the
+    memory before it) is a read of that memory once the kernel uses it: a "load" of its
+    lanes is reported then (red-team round 12: a running total published by one program's
+    atomic_add and read by the next one's `atomic_add(slot, 1.0)` whose value it kept).
+    A tl.debug_barrier is reported as kind "barrier" (no addresses).
     False where this Triton has no interpreter to watch."""
     try:
-        from triton.runtime.interpreter import GridExecutor, InterpreterBuilder
+        from triton.language.semantic import TritonSemantic
+        from triton.runtime.interpreter import GridExecutor, InterpreterBuilder, TensorHandle
     except ImportError:
         return False
     builder, executor = InterpreterBuilder, GridExecutor
+    made: list = []  # the atomics the builder made during one atomic of triton.language
     load, store = builder.create_masked_load, builder.create_masked_store
     rmw, cas, init = builder.create_atomic_rmw, builder.create_atomic_cas, executor._init_args_hst
 
@@ -151,12 +159,13 @@ def watch_interpreter_memory(launched, accessed, finished=None) -> bool:
         # an exchange overwrites whatever another program left: a store, for the race check;
         # a lane that adds 0 (ors 0, maxes with -inf, ...) changes nothing and only reads:
         # a load (red-team round 8: `tl.atomic_add(p, 0.0)` read another program's total)
+        lanes = np.broadcast_to(np.asarray(mask.data, dtype=bool), np.shape(ptr.data))
+        made.append((ptr.data, lanes, _width(ptr), self.grid_idx))
         if "XCHG" in str(op):
             accessed("exchange", ptr.data, mask.data, _width(ptr), program=self.grid_idx)
         else:
             name = op_name(op)
             reads = _identity_lanes(name, val.data)
-            lanes = np.broadcast_to(np.asarray(mask.data, dtype=bool), np.shape(ptr.data))
             accessed("load", ptr.data, lanes & reads, _width(ptr), program=self.grid_idx)
             accessed("atomic", ptr.data, lanes & ~reads, _width(ptr), program=self.grid_idx,
                      op=OP_CLASS.get(name, name))
@@ -172,9 +181,20 @@ def watch_interpreter_memory(launched, accessed, finished=None) -> bool:
         launched([*zip(self.arg_names, args_hst, strict=False), *kwargs_hst.items()])
         return args_hst, kwargs_hst
 
+    barrier = builder.create_barrier
+
+    def create_barrier(self, *args, **kwargs):
+        accessed("barrier", np.zeros(0, np.uint64), None, 1, program=self.grid_idx)
+        return barrier(self, *args, **kwargs)
+
     builder.create_masked_load, builder.create_masked_store = masked_load, masked_store
     builder.create_atomic_rmw, builder.create_atomic_cas = atomic_rmw, atomic_cas
+    builder.create_barrier = create_barrier
     executor._init_args_hst = init_args
+    watched = _read_watch(TensorHandle)
+    for name in ATOMICS:
+        setattr(TritonSemantic, name,
+                _result_watched(getattr(TritonSemantic, name), made, accessed, watched))
     if finished is not None:
         launch = executor.__call__
 
@@ -185,6 +205,50 @@ def watch_interpreter_memory(launched, accessed, finished=None) -> bool:
 
         executor.__call__ = call
     return True
+
+
+ATOMICS = ("atomic_add", "atomic_max", "atomic_min", "atomic_and", "atomic_or", "atomic_xor",
+           "atomic_xchg")
+
+
+def _result_watched(method, made: list, accessed, watched):
+    """triton.language's atomic, its result's data watched: read by the kernel (an
+    arithmetic op, a comparison, a store of it), its lanes are reported read."""
+    def call(self, *args, **kwargs):
+        made.clear()
+        result = method(self, *args, **kwargs)
+        atomics = list(made)
+
+        def used() -> None:
+            for ptrs, lanes, width, program in atomics:
+                accessed("load", ptrs, lanes, width, program=program)
+
+        result.handle = watched(result.handle, used)
+        return result
+
+    return call
+
+
+def _read_watch(handle_class):
+    """A TensorHandle whose data, read the first time, calls `used` first: the value of an
+    atomic that the kernel's code reads (triton.language's own work on it is done by then)."""
+    class Watched(handle_class):
+        def __init__(self, handle, used):  # no dataclass init: its check would read the data
+            self._data, self.dtype, self.attr, self._used = \
+                handle.data, handle.dtype, handle.attr, used
+
+        @property
+        def data(self):
+            used, self._used = self._used, None
+            if used is not None:
+                used()
+            return self._data
+
+        @data.setter
+        def data(self, value):
+            self._data = value
+
+    return Watched
 
 
 def fix_interpreter_bf16() -> bool:
@@ -488,6 +552,53 @@ def _descriptor_classes() -> tuple[type, ...]:
     except ImportError:
         return ()
     return (TensorDescriptor,)
+
+
+def refuse_run_time_constexprs() -> bool:
+    """A @triton.jit helper's `tl.constexpr` parameter takes compile-time values only: a GPU's
+    compiler refuses a loaded value there. Under the interpreter the annotation was ignored,
+    and the scan, which lets a helper compute on its constexpr parameters with host Python
+    (`math.tanh(v)` folds at compile time on a GPU), was told the value was compile-time
+    while it was a loaded block (red-team round 12: a sigmoid computed on the host through
+    `math.ldexp` reading the block's value). Here a block handed to such a parameter of a
+    device-function call is refused. False where there is no interpreter."""
+    try:
+        import triton.language as tl
+        from triton.runtime.interpreter import InterpretedFunction
+    except ImportError:
+        return False
+    call = InterpretedFunction.__call__
+
+    def checked(self, *args, **kwargs):
+        fn = python_function(self)
+        for name in _constexpr_parameters(fn):
+            value = _argument(fn, name, args, kwargs)
+            if isinstance(value, tl.tensor):
+                raise TypeError(
+                    f"{getattr(fn, '__name__', '?')}() was handed a run-time value for its "
+                    f"tl.constexpr parameter {name!r}: a GPU's compiler refuses it (pass a "
+                    "compile-time value, or drop the annotation)")
+        return call(self, *args, **kwargs)
+
+    InterpretedFunction.__call__ = checked
+    return True
+
+
+@functools.cache
+def _constexpr_parameters(fn) -> tuple[str, ...]:
+    try:
+        parameters = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return ()
+    return tuple(p.name for p in parameters if "constexpr" in str(p.annotation))
+
+
+def _argument(fn, name: str, args: tuple, kwargs: dict):
+    if name in kwargs:
+        return kwargs[name]
+    names = list(inspect.signature(fn).parameters)
+    at = names.index(name)
+    return args[at] if at < len(args) else None
 
 
 def _flat(values, depth: int = 4):

@@ -25,7 +25,7 @@ from ...lang.triton_compat import watch_interpreter_memory
 
 _LAUNCH: dict = {"starts": np.zeros(0, np.uint64), "ends": np.zeros(0, np.uint64),
                  "names": [], "stores": [], "loads": [], "updates": [], "programs": {},
-                 "classes": []}
+                 "classes": [], "own": {"program": None, "parts": [], "merged": None}}
 
 
 class OutOfBounds(Exception):
@@ -60,6 +60,7 @@ def _launched(args: list) -> None:
     _LAUNCH["names"] = [ranges[s][1] for s in starts]
     _LAUNCH["stores"], _LAUNCH["loads"], _LAUNCH["updates"] = [], [], []
     _LAUNCH["programs"], _LAUNCH["classes"] = {}, []
+    _own_reset(None)
 
 
 def _tensors(value) -> list:
@@ -79,11 +80,18 @@ SPANNING = -2  # the storage of an access whose lanes lie in more than one
 
 
 def _accessed(kind: str, ptrs, mask, width: int, program=None, op=None) -> None:
+    if kind == "barrier":  # the program's threads wait for each other: its stores are seen
+        _own_reset(program)
+        return
     addresses = np.asarray(ptrs).astype(np.uint64, copy=False)
+    lanes = np.arange(addresses.size).reshape(addresses.shape)
     if mask is not None:
-        addresses = addresses[np.broadcast_to(np.asarray(mask, dtype=bool), addresses.shape)]
+        kept = np.broadcast_to(np.asarray(mask, dtype=bool), addresses.shape)
+        addresses, lanes = addresses[kept], lanes[kept]
     if addresses.size == 0:
         return
+    if program is not None and kind in ("store", "load"):
+        _own_lanes(kind, addresses.ravel(), lanes.ravel(), program)
     starts, ends = _LAUNCH["starts"], _LAUNCH["ends"]
     first = int(np.searchsorted(starts, addresses.min(), side="right")) - 1
     if program is not None:  # kept to find another program's at the end
@@ -104,6 +112,44 @@ def _accessed(kind: str, ptrs, mask, width: int, program=None, op=None) -> None:
     if not inside.all():
         raise OutOfBounds(_describe(kind, int(addresses[~inside][0]), width,
                                     int((~inside).sum()), int(addresses.size)))
+
+
+def _own_reset(program) -> None:
+    _LAUNCH["own"] = {"program": program, "parts": [], "merged": None}
+
+
+def _own_lanes(kind: str, addresses: np.ndarray, lanes: np.ndarray, program) -> None:
+    """Within one program: a load of an address the program stored from another lane of its
+    block, with no tl.debug_barrier between. On a GPU a block's lanes are many threads, and
+    one's store is not ordered before another's load without a barrier; under the
+    interpreter a block's store lands whole before the next op (red-team round 12: a scan
+    that stored a row and read it back shifted, exact here)."""
+    own = _LAUNCH["own"]
+    if own["program"] != program:
+        _own_reset(program)
+        own = _LAUNCH["own"]
+    if kind == "store":
+        own["parts"].append((addresses, lanes))
+        own["merged"] = None
+        return
+    if not own["parts"]:
+        return
+    if own["merged"] is None:  # the latest store of an address last among its equals
+        stored = np.concatenate([a for a, _ in own["parts"]])
+        order = np.argsort(stored, kind="stable")
+        own["merged"] = stored[order], np.concatenate([lane for _, lane in own["parts"]])[order]
+    stored, stored_lanes = own["merged"]
+    at = np.searchsorted(stored, addresses, side="right") - 1
+    found = at >= 0
+    at = np.maximum(at, 0)
+    other = found & (stored[at] == addresses) & (stored_lanes[at] != lanes)
+    if other.any():
+        i = int(np.argmax(other))
+        raise ProgramsRace(
+            f"a program ({program}, grid indices) loads an address ({_where(int(addresses[i]))})"
+            f" in lane {int(lanes[i])} of its block that it stored from lane "
+            f"{int(stored_lanes[at[i]])}, with no tl.debug_barrier between: on a GPU the "
+            "lanes are different threads and the load may run before the store lands")
 
 
 def _finished() -> None:
@@ -214,7 +260,7 @@ def _read_of_others_updates(updated, updater, read, reader) -> None:
         k = int(np.argmax(other))
         j = int(lo[k]) + int(first[k] == reader[k])  # an updater that is not the reader
         _race(int(read[k]), int(who[j]), int(reader[k]), "update and read",
-              "with the read not made by the atomic itself")
+              "with the read made by a plain load or by using an atomic's returned value")
 
 
 def _sorted(accesses: list) -> tuple[np.ndarray, np.ndarray]:

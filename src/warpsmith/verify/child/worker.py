@@ -38,6 +38,7 @@ from ...lang.triton_compat import (
     hide_interpreter_values,
     interpret_programs_in_any_order,
     refuse_host_functions_in_launches,
+    refuse_run_time_constexprs,
 )
 from ...tasks.loader import load_task, tf32_policy
 from .. import protocol, wire
@@ -180,6 +181,7 @@ def run(job: dict, report: dict, fd: int) -> None:
         fix_interpreter_bf16()  # bf16 products and casts as a GPU computes them
         interpret_programs_in_any_order()  # a launch's programs in no order, as on a GPU
         refuse_host_functions_in_launches()  # a kernel calls only kernels and triton.language
+        refuse_run_time_constexprs()  # a helper's constexpr parameter takes no loaded value
         emulate_interpreter_libdevice()  # libdevice.erf and the like compute, as on a GPU
         hide_interpreter_values()  # str() of a block is its type, as a GPU compiler says
         if not task.allow_tf32:  # fp32 products at the precision a GPU would run them
