@@ -70,6 +70,9 @@ RULES_LANGUAGE = {
         "Inside a kernel call only `@triton.jit` functions and `tl`'s, and read module-level "
         "constants only when bound as `NAME = tl.constexpr(value)` (Triton's compiler refuses "
         "any other global); index tuples only by compile-time values.",
+        "Programs must not communicate: no program reads what another stores or updates in "
+        "the same launch (use `tl.atomic_add` only to accumulate, its result unused); within "
+        "a program, put `tl.debug_barrier()` between storing and loading back other lanes.",
     ],
     "cuda": [
         "Write the compute in CUDA C++ `__global__` kernels held in Python string constants and "
