@@ -572,8 +572,8 @@ def refuse_run_time_constexprs() -> bool:
     def checked(self, *args, **kwargs):
         fn = python_function(self)
         for name in _constexpr_parameters(fn):
-            value = _argument(fn, name, args, kwargs)
-            if isinstance(value, tl.tensor):
+            value = _argument(fn, name, args, kwargs)  # a tuple of blocks is no better
+            if any(isinstance(v, tl.tensor) for v in _flat([value])):
                 raise TypeError(
                     f"{getattr(fn, '__name__', '?')}() was handed a run-time value for its "
                     f"tl.constexpr parameter {name!r}: a GPU's compiler refuses it (pass a "

@@ -90,7 +90,7 @@ def _accessed(kind: str, ptrs, mask, width: int, program=None, op=None) -> None:
         addresses, lanes = addresses[kept], lanes[kept]
     if addresses.size == 0:
         return
-    if program is not None and kind in ("store", "load"):
+    if program is not None and kind in ("store", "exchange", "load"):
         _own_lanes(kind, addresses.ravel(), lanes.ravel(), program)
     starts, ends = _LAUNCH["starts"], _LAUNCH["ends"]
     first = int(np.searchsorted(starts, addresses.min(), side="right")) - 1
@@ -128,7 +128,7 @@ def _own_lanes(kind: str, addresses: np.ndarray, lanes: np.ndarray, program) -> 
     if own["program"] != program:
         _own_reset(program)
         own = _LAUNCH["own"]
-    if kind == "store":
+    if kind != "load":  # a store, or an exchange (a store that also reads)
         own["parts"].append((addresses, lanes))
         own["merged"] = None
         return
