@@ -23,10 +23,10 @@ timeout ${KB_S:-240} bash -c "$(declare -f ws); ws bench $L1 --generator library
   --depth 0 --no-tune --tasks '$K' --db '$OUT/kb.sqlite' --json" > "$OUT/kb.json" 2> "$OUT/kb.err"
 echo "kb rc=$? in $(( $(date +%s) - t0 )) s"; grep -E "#0:" "$OUT/kb.err" | cut -c1-220
 t0=$(date +%s)
-timeout ${RT_S:-200} python3 -m pytest -q -rfE --tb=line -p no:cacheprovider -n ${RT_N:-6} \
+timeout ${RT_S:-200} python3 -m pytest -v -rfE --tb=line -p no:cacheprovider -n ${RT_N:-6} \
   tests/verify/test_gpu.py -k "redteam or gpu_only" > "$OUT/corpora-redteam.log" 2>&1
 echo "redteam rc=$? in $(( $(date +%s) - t0 )) s"; tail -4 "$OUT/corpora-redteam.log"
 t0=$(date +%s)
-timeout ${HONEST_S:-150} python3 -m pytest -q -rfE --tb=short -p no:cacheprovider -n ${HONEST_N:-3} \
+timeout ${HONEST_S:-150} python3 -m pytest -v -rfE --tb=short -p no:cacheprovider -n ${HONEST_N:-3} \
   tests/verify/test_gpu.py -k honest > "$OUT/corpora-honest.log" 2>&1
 echo "honest rc=$? in $(( $(date +%s) - t0 )) s"; tail -4 "$OUT/corpora-honest.log"
