@@ -112,3 +112,17 @@ def test_a_process_that_fails_mid_way_leaves_no_mixed_clock(made, monkeypatch):
     assert any("broke off" in w and "trusted process instead" in w for w in v.warnings)
     assert len(timed) == 2 and len(kept[0]["times_us"]["eager"]) == PROFILE.blocks - 1
     assert all(_gone(p) for p in made["processes"])
+
+
+def test_a_process_that_fails_after_its_ready_frame_is_replaced_whole(made, monkeypatch):
+    """It warmed up, then failed while the sets were handed over: the baselines it named are
+    warmed up here afresh, none left half-made."""
+    def broken_sets(self, record):
+        raise baseline_process.BaselineFailed("the baselines' process sent no slots frame")
+
+    monkeypatch.setattr(baseline_process.BaselineProcess, "sets", broken_sets)
+    v = verify("level1/relu", GOOD / "relu_triton.py", device="cpu", profile=PROFILE,
+               store=None)
+    assert v.status == "passed", v.feedback
+    assert any("no slots frame" in w for w in v.warnings), v.warnings
+    assert made["blocks"] == [] and all(_gone(p) for p in made["processes"])

@@ -136,6 +136,8 @@ class Baselines:
             except BaselineFailed as e:
                 if self._process_failed(e):
                     return False
+                # no block was timed: start over here, every baseline warmed up afresh
+                self.impls, self.times = {}, {name: [] for name in self.names}
         try:
             pool = [(i, case_inputs(self.task, self.shape, self.device, c.seed, c.variant))
                     for i, c in enumerate(self.prepared.cases) if c.variant == "timing"]
