@@ -35,7 +35,7 @@ def _late_iter(self):
 
 
 def _block_of(model, sets: int = 2):
-    block = _Block(model, [[torch.randn(8)] for _ in range(sets)], gpu=False)
+    block = _Block({"candidate": model}, [[torch.randn(8)] for _ in range(sets)], gpu=False)
     block.guards = (_Log(), _Threads(), ())
     block.prepare()
     return block
