@@ -35,9 +35,9 @@ from . import ipc, memplan, wire
 from .baseline_process import BaselineFailed, BaselineProcess
 from .collect import blame_if_held, others_bytes
 from .inputs import case_inputs
-from .protocol import END, Malformed, go_line, untrusted_json
+from .protocol import END, Malformed, compile_name, go_line, untrusted_json
 from .reference import Prepared
-from .stopwatch import clock_and_temperature, synchronize, warm_up
+from .stopwatch import clock_and_temperature, per_call_seconds, synchronize, warm_up
 
 CANDIDATE = "candidate"
 BLOCK_SECONDS = 0.02  # a block's target length: the clock's fixed costs (a pipe's round
@@ -67,7 +67,7 @@ class Baselines:
         self.task, self.prepared, self.prof, self.device = task, prepared, prof, device
         self.process, self.checks = process, checks
         self.max_sets = max_sets  # the memory plan's (memplan.block_sets)
-        names = [CANDIDATE, "eager"] + [_compile_name(m) for m in prof.compile_modes]
+        names = [CANDIDATE, "eager"] + [compile_name(m) for m in prof.compile_modes]
         self.rng, self.names = random.SystemRandom(), names
         self.turns: list[tuple[int, str]] = []
         for _ in range(prof.blocks):
@@ -139,17 +139,13 @@ class Baselines:
                 # no block was timed: start over here, every baseline warmed up afresh
                 self.impls, self.times = {}, {name: [] for name in self.names}
         try:
-            pool = [(i, case_inputs(self.task, self.shape, self.device, c.seed, c.variant))
-                    for i, c in enumerate(self.prepared.cases) if c.variant == "timing"]
+            pool = self._pool()
             self.sample = pool[0][1]
             eager = self.prepared.models[name]
-            makers = {"eager": lambda: eager} | {_compile_name(m): functools.partial(
-                torch.compile, eager, mode=None if m == "default" else m)
-                for m in self.prof.compile_modes}
             with torch.no_grad(), tf32_policy(self.task):
-                for impl, make in makers.items():
+                for impl, make in self._makers(eager).items():
                     self._warm(impl, make, pool)
-                self.n = self._set_count(eager, pool=pool)
+                self.n = self._set_count(eager, per_call_seconds(eager, pool))
             del pool
         except torch.OutOfMemoryError as e:
             self._blame_if_held()
@@ -209,18 +205,20 @@ class Baselines:
     def _timing_seed(self) -> int:
         return next(c.seed for c in self.prepared.cases if c.variant == "timing")
 
-    def _set_count(self, eager, per_call: float | None = None, pool=None) -> int:
+    def _pool(self) -> list:
+        """The timing cases' inputs, made here: what the baselines warm up on."""
+        return [(c.seed, case_inputs(self.task, self.shape, self.device, c.seed, c.variant))
+                for c in self.prepared.cases if c.variant == "timing"]
+
+    def _makers(self, eager) -> dict:
+        return {"eager": lambda: eager} | {compile_name(m): functools.partial(
+            torch.compile, eager, mode=None if m == "default" else m)
+            for m in self.prof.compile_modes}
+
+    def _set_count(self, eager, per_call: float) -> int:
         """Sets per block: enough calls for the block to last BLOCK_SECONDS at eager's pace
-        (`per_call` seconds, measured here on `pool` when not given), as many as the memory
-        plan gave a block (the worker keeps every set and every output of a block, and so
-        does the baselines' side), at least one."""
-        if per_call is None:
-            start, calls = time.perf_counter(), 0
-            while calls < 3 or time.perf_counter() - start < 0.01:
-                eager(*pool[calls % len(pool)][1])
-                synchronize(pool[0][1])
-                calls += 1
-            per_call = (time.perf_counter() - start) / calls
+        (`per_call` seconds), as many as the memory plan gave a block (the worker keeps every
+        set and every output of a block, and so does the baselines' side), at least one."""
         self.per_call = per_call
         wanted = math.ceil(BLOCK_SECONDS / max(per_call, 1e-7))
         if self.device == "cuda":
@@ -372,13 +370,8 @@ class Baselines:
     def _time_here_from_now(self) -> None:
         """After the baselines' process failed mid-way: every baseline warmed up here and
         its earlier times dropped, so no ratio mixes the two clocks' ways."""
-        pool = [(c.seed, case_inputs(self.task, self.shape, self.device, c.seed, c.variant))
-                for c in self.prepared.cases if c.variant == "timing"]
-        names, self.impls = list(self.impls), {}
-        eager = self.prepared.models[self.shape.name]
-        makers = {"eager": lambda: eager} | {_compile_name(m): functools.partial(
-            torch.compile, eager, mode=None if m == "default" else m)
-            for m in self.prof.compile_modes}
+        pool, names, self.impls = self._pool(), list(self.impls), {}
+        makers = self._makers(self.prepared.models[self.shape.name])
         for name in names:
             self.times[name] = []
             self._warm(name, makers[name], pool)
@@ -573,7 +566,3 @@ def _bytes(values) -> int:
 
     return sum(t.numel() * t.element_size() for t in tree_leaves(values)
                if isinstance(t, torch.Tensor))
-
-
-def _compile_name(mode: str) -> str:
-    return "compile" if mode == "default" else f"compile:{mode}"

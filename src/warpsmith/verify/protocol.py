@@ -38,6 +38,11 @@ NO_MORE = b"none\n"  # the answer to an inputs frame when every checked call has
 GO, END = b"go\n", b"end\n"  # the trusted side's answers to a timing frame: a block, or stop
 
 
+def compile_name(mode: str) -> str:
+    """A torch.compile baseline's name in a GO and in the verdict's timings."""
+    return "compile" if mode == "default" else f"compile:{mode}"
+
+
 def go_line(record: dict) -> bytes:
     """GO for one block (child/timing.py): `go ` and a JSON record of the block."""
     return b"go " + json.dumps(record).encode() + b"\n"

@@ -77,6 +77,16 @@ def warm_up(fn, pool: list, seconds: float) -> None:
         calls += 1
 
 
+def per_call_seconds(fn, pool: list) -> float:
+    """fn's seconds per call over at least 3 calls and 10 ms, synchronized after each."""
+    start, calls = time.perf_counter(), 0
+    while calls < 3 or time.perf_counter() - start < 0.01:
+        fn(*pool[calls % len(pool)][1])
+        synchronize(pool[0][1])
+        calls += 1
+    return (time.perf_counter() - start) / calls
+
+
 def timed_call(fn, inputs, flush: torch.Tensor) -> tuple[float, object]:
     """(microseconds, outputs) of one call."""
     flush.zero_()

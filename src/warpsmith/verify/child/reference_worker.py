@@ -20,7 +20,6 @@ import io
 import json
 import os
 import sys
-import time
 import traceback
 
 import torch
@@ -29,7 +28,8 @@ from ...tasks.loader import build_model, load_task, tf32_policy
 from ...types import Shape
 from .. import protocol
 from ..inputs import case_inputs
-from ..stopwatch import synchronize, warm_up
+from ..protocol import compile_name
+from ..stopwatch import per_call_seconds, warm_up
 from .models import _load_matching, _load_unsaved
 from .timing import serve
 from .worker import _stdin_bytes, _stdin_line, _stdin_line_soon
@@ -99,22 +99,8 @@ def _impls(task, shape: Shape, spec: dict, job: dict) -> tuple[dict, list[str], 
                     raise
                 notes.append(f"{name} of the reference raised {type(e).__name__}: "
                              f"{str(e)[:200]}; it is not a baseline of this verdict")
-        per_call = _per_call(eager, pool)
+        per_call = per_call_seconds(eager, pool)
     return impls, notes, per_call
-
-
-def _per_call(eager, pool: list) -> float:
-    """Eager's seconds per call, for the trusted side's choice of a block's length."""
-    start, calls = time.perf_counter(), 0
-    while calls < 3 or time.perf_counter() - start < 0.01:
-        eager(*pool[calls % len(pool)][1])
-        synchronize(pool[0][1])
-        calls += 1
-    return (time.perf_counter() - start) / calls
-
-
-def compile_name(mode: str) -> str:
-    return "compile" if mode == "default" else f"compile:{mode}"
 
 
 class _NoLaunches:
