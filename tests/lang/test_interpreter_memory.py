@@ -4,6 +4,7 @@ masked and atomic accesses are all seen, and an unmasked read past the end is re
 (verify/child/bounds.py's policy). In a child process: the hooks stay for its life."""
 
 import os
+import re
 import subprocess
 import sys
 
@@ -38,4 +39,8 @@ def test_the_interpreters_accesses_are_watched_on_this_triton():
                           text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "refused:" in done.stdout and "out-of-bounds load" in done.stdout
-    assert "28 of 64 unmasked lanes" in done.stdout  # program 1's lanes 100..127
+    # program 1's lanes 100..127 read past x; how many of them land in no tensor at all depends on
+    # where the allocator put `o` (on 3.9's CI run, 16 of them fell inside it)
+    bad = int(re.search(r"(\d+) of 64 unmasked lanes", done.stdout).group(1))
+    assert 1 <= bad <= 28, done.stdout
+    assert "4 bytes past the end of `x_ptr` (400 bytes)" in done.stdout
