@@ -44,14 +44,23 @@ def _stop_tree(root: int, tag: str, token: str) -> set[int]:
     restarts a fork that a group's signal interrupts, so none slips through inside a group."""
     stopped: set[int] = set()
     for _ in range(STOP_ROUNDS):
-        tree = [root, *descendants(root), *(tagged(tag, token) if token else [])]
+        tree = _members(root, tag, token)
         _signal(tree, signal.SIGSTOP)
         stopped.update(tree)
         _wait_stopped(tree, timeout_s=0.2)
+        # Listed again, carriers of the tag included: a child forked just before its
+        # parent stopped runs until it takes its own SIGSTOP, and once its parent has
+        # exited it is no descendant of the root, only a carrier (a fork chain without
+        # a sandbox, CI 2026-12-07).
         if all(state(pid) in STOPPED for pid in tree) and \
-                set(descendants(root)) <= stopped:
+                set(_members(root, tag, token)) <= stopped:
             break
     return stopped
+
+
+def _members(root: int, tag: str, token: str) -> list[int]:
+    """The worker's tree and, where a tag is given, every carrier of it."""
+    return [root, *descendants(root), *(tagged(tag, token) if token else [])]
 
 
 STOPPED = ("T", "t", "Z", "X", "")
