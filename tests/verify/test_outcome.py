@@ -7,6 +7,7 @@ import pytest
 
 from warpsmith.types import Verdict
 from warpsmith.verify.outcome import _error_verdict, timing_problem
+from warpsmith.verify.worker_report import parse_report
 
 CASES = [SimpleNamespace(variant="base", probes=[]),
          SimpleNamespace(variant="timing", probes=[[3, 7]])]
@@ -61,7 +62,7 @@ def _oom(stage: str, memory: dict, native: bool = False, request: int | None = 1
                                         "message": "CUDA out of memory"}}
     if request is not None:
         report["oom_request_bytes"] = request
-    return _error_verdict(report, base, native)
+    return _error_verdict(parse_report(report, 0), base, native)
 
 
 WITHIN = {"plan_candidate_gib": 40.0, "candidate_peak_gib": 32.3}
@@ -105,12 +106,12 @@ def test_a_timeout_says_how_far_the_calls_got_and_on_the_cpu_whose_limit_it_may_
     late = Outcome(returncode=None, timed_out=True, report=None, log_tail="", seconds=301.4,
                    collected=((), (), ()))
     cpu = Verdict(status="passed", task="t", candidate="c", device="cpu")
-    v = interpret_outcome(late, cpu, cases=8)
+    v = interpret_outcome(late, "no report", cpu, cases=8)
     assert v.status == "timeout"
     assert "(301 s) during checked call 4 of 8 (3 sent their outputs)" in v.reasons[0]
     assert "interpreter" in v.reasons[0]
     early = Outcome(returncode=None, timed_out=True, report=None, log_tail="", seconds=60.0)
-    v = interpret_outcome(early, replace_device(cpu, "cuda"), cases=8)
+    v = interpret_outcome(early, "no report", replace_device(cpu, "cuda"), cases=8)
     assert "its start" in v.reasons[0] and "interpreter" not in v.reasons[0]
 
 
@@ -140,13 +141,14 @@ def test_identical_failures_are_one_line_with_their_count():
 def test_forged_stage_times_are_left_out_and_the_report_is_malformed(times):
     """E28: stage_seconds that were not an object of numbers were merged into the trusted
     side's own times before the report was judged, and the TypeError ended the verifier."""
-    from warpsmith.verify.outcome import report_problem, stage_times
+    from warpsmith.verify.outcome import stage_times
 
-    report = {"stage": "done", "error": None, "stage_seconds": times}
+    report = parse_report({"stage": "done", "error": None, "stage_seconds": times}, 0)
+    assert report == "stage_seconds is not an object of times"
     assert stage_times(report) == {}
-    assert report_problem(report, 0) == "stage_seconds is not an object of times"
-    assert stage_times({"stage_seconds": {"import": 1.5}}) == {"import": 1.5}
-    assert stage_times(None) == {}
+    sound = {"stage": "import", "stage_seconds": {"import": 1.5},
+             "error": {"type": "E", "message": "", "traceback": ""}}
+    assert stage_times(parse_report(sound, 0)) == {"import": 1.5}
 
 
 def test_outputs_already_wrong_outrank_a_timeout_or_crash():

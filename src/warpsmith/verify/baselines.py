@@ -455,14 +455,13 @@ class Baselines:
 
     slot_views = process_views = process_slots = None
 
-    def timing(self, worker_timing) -> dict | None:
+    def timing(self, raised: int | None) -> dict | None:
         """The timing entry the verdict is made from (timing.timing_verdict checks it): every
         implementation's times on this clock, the probes read here, and the worker's own
-        diagnostics. None when no timing was done."""
+        diagnostics (`raised`: the persisting-L2 raises it reported, None: it did not).
+        None when no timing was done."""
         if self.state == "start" or self.too_large:
             return None
-        raised = worker_timing.get("persisting_l2_raised") \
-            if isinstance(worker_timing, dict) else None
         times = {n: t for n, t in self.times.items() if t}
         return {"times_us": times, "probes": self.probes, "clocks": self.clocks,
                 "own_launches": self.own_launches, "guarded": self.guarded,

@@ -17,6 +17,7 @@ from .correctness import compare
 from .inputs import case_inputs
 from .protocol import ACK, NO_MORE, SLOTS, Malformed, untrusted_json
 from .reference import Prepared, checked, evaluate
+from .worker_report import WorkerReport
 
 
 class CaseReader:
@@ -143,14 +144,14 @@ class CaseReader:
             raise Malformed(f"the outputs that came back are unreadable ({e})") from e
 
 
-def peaks(report: dict | None, device: str) -> dict[str, float]:
+def peaks(report: WorkerReport | str, device: str) -> dict[str, float]:
     """The peak GPU memory each side allocated in this verification: ours from torch, the
     candidate's process's as it reports it (untrusted: a number, or left out)."""
     if device != "cuda":
         return {}
     peaks = {"trusted_peak_gib": gib(torch.cuda.max_memory_allocated())}
-    claimed = (report or {}).get("peak_bytes")
-    if isinstance(claimed, int) and not isinstance(claimed, bool) and 0 <= claimed < 2**50:
+    claimed = report.peak_bytes if isinstance(report, WorkerReport) else None
+    if claimed is not None and claimed < 2**50:
         peaks["candidate_peak_gib"] = gib(claimed)
     return peaks
 

@@ -41,9 +41,10 @@ def is_own(kernel: str, names: set[str]) -> bool:
     return any(re.search(rf"(?<![\w:]){re.escape(n)}(?!\w)", kernel) for n in names)
 
 
-def problems(calls: list[list[list]], names: set[str], expected: int) -> list[tuple[str, str]]:
+def problems(calls: tuple, names: set[str], expected: int) -> list[tuple[str, str]]:
     """Rule violations over the profiled calls: a call without a record, none of the
-    candidate's kernels executed, or they carried less than half of the GPU time."""
+    candidate's kernels executed, or they carried less than half of the GPU time. `calls`:
+    per call, (kernel name, microseconds) as the worker's report gives them."""
     if len(calls) != expected:
         return [("no-kernel-ran", f"the profiler recorded {len(calls)} calls of {expected}")]
     for i, kernels in enumerate(calls):

@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from ..types import Verdict
 from . import static
+from .worker_report import WorkerReport
 
 # what torch and Triton say when a candidate needs CUDA on a machine without it
 CUDA_MISSING = ("Torch not compiled with CUDA enabled", "Found no NVIDIA driver",
@@ -28,7 +29,8 @@ ASKS_CUDA = re.compile(r"is_cuda|\.cuda\(|device\.type|[\"']cuda")
 CANDIDATE_FRAME = re.compile(r'File "[^"]*candidate\.py", line (\d{1,7})\b')
 
 
-def cuda_required(v: Verdict, report: dict | None, source: str, calls_done: int = 0) -> Verdict:
+def cuda_required(v: Verdict, report: WorkerReport | str, source: str,
+                  calls_done: int = 0) -> Verdict:
     """On the CPU, a runtime error that says CUDA is missing, or that the candidate's own
     line asking for the GPU raised (`assert x.is_cuda`, `if not x.is_cuda: raise`,
     `x.cuda()`: 40-65 % of the Triton files of the public LLM-kernel repositories tried),
@@ -39,14 +41,14 @@ def cuda_required(v: Verdict, report: dict | None, source: str, calls_done: int 
     here and asks for CUDA only later (on the secret twin, whose calls come last, or whose
     sizes its constructor sees) chose where to fail, and needs_gpu instead of incorrect kept
     a kernel hard-coded to the declared sizes from any penalty (E54)."""
-    if v.device != "cpu" or v.status != "runtime_error" or not report:
+    if v.device != "cpu" or v.status != "runtime_error" or \
+            not isinstance(report, WorkerReport) or report.error is None:
         return v
-    built = report.get("built") if type(report.get("built")) is int else 0
-    if calls_done > 0 or report.get("stage") == "init" and built > 0:
+    built = report.built
+    if calls_done > 0 or report.stage == "init" and built > 0:
         return replace(v, reasons=(*v.reasons, f"not needs_gpu: it ran on the CPU before it "
                                    f"asked for CUDA ({calls_done} calls, {built} models)"))
-    error = report.get("error") if isinstance(report.get("error"), dict) else {}
-    message, trace = str(error.get("message", "")), str(error.get("traceback", ""))
+    message, trace = report.error.message, report.error.traceback
     frames = CANDIDATE_FRAME.findall(trace)
     lines = _code_lines(source)  # a comment that says `.cuda(` asks for nothing (D02)
     at = int(frames[-1]) if frames and 0 < int(frames[-1]) <= len(lines) else 0
@@ -129,12 +131,12 @@ def off_gpu_path(v: Verdict, source: str) -> Verdict:
         "on the CPU interpreter's CPU tensors: only a GPU can check it", *v.reasons))
 
 
-def configs_unrun(v: Verdict, report: dict) -> Verdict:
+def configs_unrun(v: Verdict, report: WorkerReport) -> Verdict:
     """On the CPU the autotuner takes its configs in turn, one per call (lang/triton.py): a
     kernel with more configs than the run had calls has some the CPU never ran, and a GPU's
     autotuner may pick one of them (E51, child/autotune.py). Only a GPU can check it."""
-    unrun = report.get("autotune_unrun")
-    if v.device != "cpu" or v.status != "passed" or not unrun or not isinstance(unrun, list):
+    unrun = report.autotune_unrun
+    if v.device != "cpu" or v.status != "passed" or not unrun:
         return v
     shown = "; ".join(str(u)[:200] for u in unrun[:3])
     return replace(v, status="needs_gpu", correct=False, reasons=(

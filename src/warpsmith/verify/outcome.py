@@ -7,47 +7,48 @@ from dataclasses import replace
 from ..types import Verdict
 from .protocol import signal_name
 from .sandbox import Outcome
-
-REPORT_LISTS = ("kernels", "threads_started", "forbidden_ops", "inputs_modified", "aliased",
-                "bad_outputs", "poison_off", "gpu_kernels", "tampered")
+from .worker_report import WorkerReport
 
 
-def interpret_outcome(outcome: Outcome, base: Verdict, cases: int,
-                      native: bool = False) -> Verdict | None:
+def interpret_outcome(outcome: Outcome, report: WorkerReport | str, base: Verdict,
+                      cases: int, native: bool = False) -> Verdict | None:
     """A verdict when the process did not finish its work; None when outputs are ready.
+    `report`: the outcome's report as worker_report.parse_report read it (a str: why it is none).
     `native`: the candidate is CUDA C++, which can allocate device memory torch never sees."""
-    report = outcome.report
     if outcome.timed_out:
-        return replace(base, status="timeout", reasons=(_timeout_reason(outcome, cases, base),))
+        return replace(base, status="timeout",
+                       reasons=(_timeout_reason(outcome, report, cases, base),))
     if outcome.malformed:
         return replace(base, status="crashed", reasons=(outcome.malformed,))
-    if report is None:
+    if outcome.report is None:
         return replace(base, status="crashed", reasons=(
             f"the candidate's process ended ({signal_name(outcome.returncode)}) without "
             "reporting; see log_tail",))
-    problem = report_problem(report, cases)
-    if problem:
-        return replace(base, status="crashed", reasons=(f"malformed report: {problem}",))
-    if report.get("dynamic_code"):  # before its error: the refusal raised in the candidate
+    if isinstance(report, str):
+        return replace(base, status="crashed", reasons=(f"malformed report: {report}",))
+    if report.dynamic_code:  # before its error: the refusal raised in the candidate
         return replace(base, status="rejected", rules=("dynamic-code",), reasons=(
             "Python was compiled from a string while the candidate ran (a library that "
             "pastes strings into source it execs: exec in disguise): "
-            + "; ".join(s[:120] for s in report["dynamic_code"][:2]),))
-    if report.get("error"):
+            + "; ".join(s[:120] for s in report.dynamic_code[:2]),))
+    if report.error:
         return _error_verdict(report, base, native)
-    if report["stage"] != "done" or outcome.returncode != 0:
+    if report.stage != "done" or outcome.returncode != 0:
         return replace(base, status="crashed", reasons=(
             f"the candidate's process ended with {signal_name(outcome.returncode)} "
-            f"during {report['stage']}",))
+            f"during {report.stage[:100]}",))
     return None
 
 
-def _timeout_reason(outcome: Outcome, cases: int, base: Verdict) -> str:
+def _timeout_reason(outcome: Outcome, report: WorkerReport | str, cases: int,
+                    base: Verdict) -> str:
     """Where the deadline fell: the final report names a stage only once the checked calls
-    are over; before that, the outputs that came back say how far it got."""
+    are over; before that, the outputs that came back say how far it got. A report that
+    came back malformed before a hang names nothing (it ended the trusted side with a
+    KeyError when it had no stage)."""
     done = len(outcome.collected)
-    if outcome.report:
-        where = outcome.report["stage"]
+    if isinstance(report, WorkerReport):
+        where = report.stage[:100]
     elif done:
         where = f"checked call {done + 1} of {cases} ({done} sent their outputs)" \
             if done < cases else "the work after the checked calls"
@@ -61,81 +62,28 @@ def _timeout_reason(outcome: Outcome, cases: int, base: Verdict) -> str:
     return text
 
 
-def stage_times(report) -> dict[str, float]:
-    """The worker's stage times as the verdict keeps them: read before the report is judged
-    (a timeout's report too), so anything but a few named numbers is left out; a report
-    whose times were forged into another type ended the trusted side with a TypeError (E28),
-    and is `crashed` (report_problem)."""
-    times = report.get("stage_seconds") if isinstance(report, dict) else None
-    if not _times_ok(times):
-        return {}
-    return dict(times)
+def stage_times(report: WorkerReport | str) -> dict[str, float]:
+    """The worker's stage times as the verdict keeps them (a diagnostic): none from a
+    report that is not well formed (forged times of another type ended the trusted side
+    with a TypeError, E28)."""
+    return dict(report.stage_seconds) if isinstance(report, WorkerReport) else {}
 
 
-def _times_ok(times) -> bool:
-    return isinstance(times, dict) and len(times) <= 16 and all(
-        isinstance(k, str) and len(k) <= 64 and _number(v) and 0 <= v < 1e7
-        for k, v in times.items())
-
-
-def report_problem(report: dict, cases: int) -> str:
-    """Why a report cannot be trusted as the worker's, or '' when its structure is sound."""
-    if not isinstance(report.get("stage"), str):
-        return "no stage"
-    if "stage_seconds" in report and not _times_ok(report["stage_seconds"]):
-        return "stage_seconds is not an object of times"
-    code = report.get("dynamic_code", [])
-    if not isinstance(code, list) or not all(isinstance(c, str) for c in code):
-        return "dynamic_code is not a list of sources"
-    if report.get("error") is not None:
-        error = report["error"]
-        ok = isinstance(error, dict) and all(isinstance(error.get(k), str)
-                                             for k in ("type", "message", "traceback"))
-        return "" if ok else "error entry is not well formed"
-    for key in REPORT_LISTS:
-        if not isinstance(report.get(key), list):
-            return f"{key} is missing"
-    for key in ("kernels", "threads_started", "forbidden_ops"):
-        if len(report[key]) != cases:
-            return f"{key} has {len(report[key])} entries for {cases} calls"
-    if not all(isinstance(call, list) and all(_is_launch(k) for k in call)
-               for call in report["kernels"]):
-        return "kernels entries are not [name, own] pairs"
-    if not all(isinstance(ops, list) and all(isinstance(o, str) for o in ops)
-               for ops in report["forbidden_ops"]):
-        return "forbidden_ops entries are not lists of names"
-    if not all(isinstance(call, list) and all(_is_timed_kernel(k) for k in call)
-               for call in report["gpu_kernels"]):
-        return "gpu_kernels entries are not [name, microseconds] pairs"
-    return ""
-
-
-def _is_timed_kernel(entry) -> bool:
-    return isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str) \
-        and isinstance(entry[1], int | float) and entry[1] >= 0
-
-
-def _is_launch(entry) -> bool:
-    return isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str)
-
-
-def _error_verdict(report: dict, base: Verdict, native: bool = False) -> Verdict:
+def _error_verdict(report: WorkerReport, base: Verdict, native: bool = False) -> Verdict:
     """The candidate's process says it raised: its word decides nothing softer than a
     failure of the candidate's (it may own that process and forge the report). A failed
     import is a compile_error; anything later, an out-of-memory included, a runtime_error.
     too_large, needs_gpu and verifier_error come only from the trusted side's own knowledge
     (the memory plan, the device, its own exceptions: pipeline.py, offgpu.py)."""
-    error = report["error"]
-    stage = report["stage"]
-    kind = error["type"]
-    text = f"{kind} during {stage}: {error['message']}".strip()
-    status = "compile_error" if stage == "import" else "runtime_error"
-    if kind in ("SystemExit", "KeyboardInterrupt"):
+    error = report.error
+    text = f"{error.type} during {report.stage}: {error.message}".strip()
+    status = "compile_error" if report.stage == "import" else "runtime_error"
+    if error.type in ("SystemExit", "KeyboardInterrupt"):
         status = "crashed"
-    elif kind in ("OutOfMemoryError", "MemoryError"):
+    elif error.type in ("OutOfMemoryError", "MemoryError"):
         text += _memory_note(base.memory, native)
     return replace(base, status=status, reasons=(text[:1500],),
-                   log_tail=(error.get("traceback") or "")[-3000:] + "\n" + base.log_tail)
+                   log_tail=error.traceback[-3000:] + "\n" + base.log_tail)
 
 
 def _memory_note(memory: dict, native: bool) -> str:

@@ -38,6 +38,7 @@ from .protocol import Job, job_message
 from .reference import Prepared, checked, prepare
 from .sandbox import run_worker
 from .timing import timing_verdict
+from .worker_report import WorkerReport, parse_report
 
 # In every cache key: 4 since timed calls are watched and get fresh inputs (a verdict of 3
 # may have passed a kernel that is caught now); 5 since constant parameters get secret values
@@ -267,17 +268,17 @@ def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, ba
                              started=spare, job=job, on_case=checks, on_timing=baselines)
         if when != "off" and not ahead:
             prestart.SPARES.refill(device, env)
-        stages |= {"candidate_process": outcome.seconds}
-        stages |= stage_times(outcome.report)
+        calls = len(checked(prepared.cases))
+        report = parse_report(outcome.report, calls)  # read once, here
+        stages |= {"candidate_process": outcome.seconds} | stage_times(report)
         base = replace(base, stage_seconds=stages, log_tail=outcome.log_tail[-2000:],
-                       memory=base.memory | collect.peaks(outcome.report, device))
+                       memory=base.memory | collect.peaks(report, device))
         source = candidate.text  # what the worker was given, as the scan read it
         native = static.scan(source).language == "cuda"
-        early = interpret_outcome(outcome, base, len(checked(prepared.cases)), native=native)
+        early = interpret_outcome(outcome, report, base, calls, native=native)
         if early is not None:
-            early = offgpu.cuda_required(early, outcome.report, source, len(outcome.collected))
+            early = offgpu.cuda_required(early, report, source, len(outcome.collected))
             return _wrong_first(early, outcome.collected)
-        calls = len(checked(prepared.cases))
         if len(outcome.collected) != calls:
             return replace(base, status="crashed", reasons=(
                 f"the candidate's process sent the outputs of {len(outcome.collected)} of "
@@ -285,9 +286,9 @@ def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, ba
         results = [r for call in outcome.collected for r in call]
         names = gpukernels.kernel_names(source)
         verdict = offgpu.off_gpu_path(
-            _correctness_verdict(base, outcome.report, results, names), source)
-        verdict = offgpu.configs_unrun(verdict, outcome.report)
-        return timing_verdict(verdict, baselines, outcome.report, task, prepared,
+            _correctness_verdict(base, report, results, names), source)
+        verdict = offgpu.configs_unrun(verdict, report)
+        return timing_verdict(verdict, baselines, report, task, prepared,
                               triton=not native)
     finally:
         if baselines is not None:
@@ -342,12 +343,12 @@ def write_job(job_dir, task, candidate: Source, device, prof, prepared: Prepared
     return job_message(job, buffer.getvalue())
 
 
-def _correctness_verdict(base, report, results, names: set[str]) -> Verdict:
+def _correctness_verdict(base, report: WorkerReport, results, names: set[str]) -> Verdict:
     if base.device == "cuda":  # what the profiler saw execute, in any language
-        kernels = tuple(dict.fromkeys(k for call in report["gpu_kernels"] for k, _ in call
+        kernels = tuple(dict.fromkeys(k for call in report.gpu_kernels for k, _ in call
                                       if gpukernels.is_own(k, names)))
     else:  # what Triton's launch hook saw launched
-        kernels = tuple(dict.fromkeys(name for launches in report["kernels"]
+        kernels = tuple(dict.fromkeys(name for launches in report.kernels
                                       for name, own in launches if own))
     base = replace(base, cases=tuple(results), kernels_launched=kernels)
     problems = _dynamic_problems(report, names if base.device == "cuda" else None)
@@ -357,7 +358,7 @@ def _correctness_verdict(base, report, results, names: set[str]) -> Verdict:
     failed = [r for r in results if not r.ok]
     if failed:
         return replace(base, status="incorrect", reasons=_failure_lines(failed, len(results)))
-    if report.get("inputs_modified"):
+    if report.inputs_modified:
         return replace(base, status="incorrect", reasons=("the candidate modified its inputs",))
     return replace(base, status="passed", correct=True)
 
@@ -378,31 +379,32 @@ def _failure_lines(failed: list, total: int) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def _dynamic_problems(report: dict, gpu_names: set[str] | None) -> list[tuple[str, str]]:
+def _dynamic_problems(report: WorkerReport, gpu_names: set[str] | None
+                      ) -> list[tuple[str, str]]:
     """gpu_names: the candidate's kernel names on a GPU, where the profiler's record of what
     executed replaces the Triton launch hook's record of what was launched."""
     if gpu_names is not None:
-        problems = gpukernels.problems(report["gpu_kernels"], gpu_names, len(report["kernels"]))
+        problems = gpukernels.problems(report.gpu_kernels, gpu_names, len(report.kernels))
     else:
-        problems = _launch_problems(report["kernels"])
-    forbidden = sorted({op for ops in report.get("forbidden_ops", []) for op in ops})
+        problems = _launch_problems(report.kernels)
+    forbidden = sorted({op for ops in report.forbidden_ops for op in ops})
     if forbidden:
         problems.append(("forbidden-op", "forward did what the task does not allow (PyTorch "
                                          "compute, host access to tensor data, threads, "
                                          f"forks): {', '.join(forbidden[:8])}"))
-    if any(report["threads_started"]):
+    if any(report.threads_started):
         problems.append(("thread-started", "forward started a thread; work must be done by "
                                            "the candidate's kernels on the calling thread"))
-    if report["bad_outputs"]:
+    if report.bad_outputs:
         problems.append(("output-not-tensor", "forward returned a Tensor subclass, which can "
                                               "run code when the verifier reads it"))
-    if report["poison_off"]:
+    if report.poison_off:
         problems.append(("poison-disabled", "forward switched off the NaN fill of fresh "
                                             "memory (deterministic algorithms)"))
-    if report.get("tampered"):
+    if report.tampered:
         problems.append(("harness-tampered", "the candidate replaced functions the verifier "
-                         f"relies on: {', '.join(sorted(set(map(str, report['tampered'])))[:5])}"))
-    if report.get("aliased"):
+                         f"relies on: {', '.join(sorted(set(report.tampered))[:5])}"))
+    if report.aliased:
         problems.append(("output-aliases-input", "an output shares memory with an input"))
     return problems
 

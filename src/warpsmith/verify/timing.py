@@ -15,6 +15,7 @@ from ..types import CaseResult, Floor, Task, Timing, Verdict
 from .correctness import compare
 from .outcome import timing_problem
 from .reference import Prepared, timing_case
+from .worker_report import WorkerReport
 
 
 def summarise(name: str, samples: list[float]) -> Timing:
@@ -41,7 +42,7 @@ def timing_fields(timing: dict, floor: Floor | None, peak: Floor | None) -> dict
     }
 
 
-def timing_verdict(verdict: Verdict, baselines, report: dict, task: Task,
+def timing_verdict(verdict: Verdict, baselines, report: WorkerReport, task: Task,
                    prepared: Prepared, triton: bool = True) -> Verdict:
     """A passed verdict with its timing, or the verdict the timing turns it into: the
     candidate's samples and probes came from its process and are checked here first.
@@ -58,7 +59,7 @@ def timing_verdict(verdict: Verdict, baselines, report: dict, task: Task,
             f"correct on every checked shape, but {baselines.too_large}: the verifier's "
             "limit on this machine, not the candidate's",))
     notes = verdict.warnings + tuple(baselines.notes)
-    timing = baselines.timing(report.get("timing"))
+    timing = baselines.timing(report.l2_raised)
     if timing is None or "eager" not in timing["times_us"]:
         return replace(verdict, warnings=notes, reasons=(
             "correct on every checked shape; timing not measured: eager PyTorch could not be "
@@ -75,7 +76,7 @@ def timing_verdict(verdict: Verdict, baselines, report: dict, task: Task,
     # The launch hook is the witness of timed calls only where it saw every checked call's
     # kernels too: on a GPU, a kernel launched through its compiled handle (warmup()) runs
     # past the hook, and only the profiler saw it execute
-    witness = triton and all(any(own for _, own in call) for call in report["kernels"])
+    witness = triton and all(any(own for _, own in call) for call in report.kernels)
     rules = timed_problems(timing, witness)
     if rules:
         return replace(verdict, status="rejected", correct=False, rules=tuple(
