@@ -115,9 +115,13 @@ def off_gpu_path(v: Verdict, source: str) -> Verdict:
     launches its kernel, and whatever the other path does for GPU tensors was never run (a
     kernel that does half its work when `x.device.type == "cuda"` passed here, E50). The
     CPU's limit, not a verdict on the kernel: a GPU judges it. A rejection for anything but
-    the fallback itself (its PyTorch compute, its kernel not running) stays a rejection."""
+    the fallback itself (its PyTorch compute, its kernel not running) stays a rejection, and
+    so does a fallback that returned wrong outputs (they are wrong on any device) or one
+    taken on some calls while the candidate's kernel ran on others (it runs on the CPU: the
+    candidate chose where not to; red-team round 13 got needs_gpu, no penalty, for both)."""
     fallback = v.status == "rejected" and "no-kernel-ran" in v.rules and \
-        set(v.rules) <= CPU_FALLBACK
+        set(v.rules) <= CPU_FALLBACK and not v.kernels_launched and \
+        all(c.ok for c in v.cases)
     if v.device != "cpu" or not (fallback or v.status == "passed") or \
             not static.branches_on_device(source):
         return v
