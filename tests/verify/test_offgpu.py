@@ -51,3 +51,10 @@ def test_a_message_alone_or_a_cuda_string_near_the_fault_is_no_ask_for_cuda():
                "traceback": 'File "/job/code/candidate.py", line 3, in forward'}
     assert offgpu.cuda_required(_verdict(), parse_report({**report, "error": refused}, 0),
                                 launch, 0).status == "runtime_error"
+
+
+def test_cuda_asked_for_after_its_kernel_ran_on_the_cpu_stays_a_runtime_error():
+    """E82: a constructor's self-test of the kernel on CPU tensors, then a request for the
+    GPU only where the kernel was wrong: no call or model was done, but a kernel ran."""
+    report = {"stage": "init", "built": 0, "launched": 1, "error": ERROR}
+    assert _status(report, SOURCE, 0) == "runtime_error"

@@ -37,17 +37,19 @@ def cuda_required(v: Verdict, report: WorkerReport | str, source: str,
     is the machine's limit: needs_gpu,
     not a runtime_error stored against the kernel. A candidate gains nothing from it (never
     passed, never rewarded). Only where nothing of it had run on the CPU yet (no call done, no
-    model built): a kernel that needs CUDA fails its first model or call, while one that ran
-    here and asks for CUDA only later (on the secret twin, whose calls come last, or whose
-    sizes its constructor sees) chose where to fail, and needs_gpu instead of incorrect kept
-    a kernel hard-coded to the declared sizes from any penalty (E54)."""
+    model built, no launch of its kernels): a kernel that needs CUDA fails its first model
+    or call, while one that ran here and asks for CUDA only later (on the secret twin, whose
+    calls come last, or whose sizes its constructor sees; after a self-test of its kernel on
+    CPU tensors, E82) chose where to fail, and needs_gpu instead of incorrect kept a kernel
+    hard-coded to the declared sizes from any penalty (E54)."""
     if v.device != "cpu" or v.status != "runtime_error" or \
             not isinstance(report, WorkerReport) or report.error is None:
         return v
-    built = report.built
-    if calls_done > 0 or report.stage == "init" and built > 0:
+    built, launched = report.built, report.launched
+    if calls_done > 0 or launched > 0 or report.stage == "init" and built > 0:
         return replace(v, reasons=(*v.reasons, f"not needs_gpu: it ran on the CPU before it "
-                                   f"asked for CUDA ({calls_done} calls, {built} models)"))
+                                   f"asked for CUDA ({calls_done} calls, {built} models, "
+                                   f"{launched} launches of its kernels)"))
     message, trace = report.error.message, report.error.traceback
     frames = CANDIDATE_FRAME.findall(trace)
     lines = _code_lines(source)  # a comment that says `.cuda(` asks for nothing (D02)

@@ -42,6 +42,7 @@ class WorkerReport:
     poison_off: tuple[int, ...] = ()
     tampered: tuple[str, ...] = ()  # names of the harness's functions it replaced
     built: int = 0  # models built before it reported
+    launched: int = 0  # own kernels' launches outside the calls' records (E82)
     peak_bytes: int | None = None  # its own GPU peak (a diagnostic)
     autotune_unrun: tuple[str, ...] = ()
     l2_raised: int | None = None  # persisting-L2 raises while timed; None: not reported
@@ -62,6 +63,7 @@ def parse_report(raw: dict | None, cases: int) -> WorkerReport | str:
         return "dynamic_code is not a list of sources"
     head = dict(stage=raw["stage"], stage_seconds=tuple(times.items()),
                 dynamic_code=tuple(code), built=_count(raw.get("built")) or 0,
+                launched=_count(raw.get("launched")) or 0,
                 peak_bytes=_count(raw.get("peak_bytes")),
                 autotune_unrun=_strings(raw.get("autotune_unrun")),
                 l2_raised=_count((raw.get("timing") or {}).get("persisting_l2_raised")

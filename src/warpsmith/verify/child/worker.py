@@ -56,13 +56,14 @@ from .models import own_sizes, set_sizes
 _dumps, _equal, _write_frame = json.dumps, torch.equal, protocol.write_frame
 _poll = select.select
 _OOMS = integrity.OomWatch()  # what the allocator itself failed: too_large needs it (E48)
+_LOGS: list[LaunchLog] = []  # the run's launch log, read again if the run raises
 
 
 def main(job_dir: str, fd: int) -> None:
     report = {"stage": "setup", "error": None, "kernels": [], "threads_started": [],
               "forbidden_ops": [], "inputs_modified": [], "aliased": [], "bad_outputs": [],
               "poison_off": [], "gpu_kernels": [], "tampered": [],
-              "stage_seconds": {}}
+              "stage_seconds": {}, "launched": 0}
     job: dict = {}
     if job_dir.startswith(f"{WAIT}:"):  # started ahead of its job (sandbox.start_waiting)
         job_dir = _warm_then_wait(job_dir.split(":", 1)[1])
@@ -75,6 +76,7 @@ def main(job_dir: str, fd: int) -> None:
                            "traceback": _trim(traceback.format_exc())}
         if (request := _OOMS.evidence(e)) is not None:
             report["oom_request_bytes"] = request
+        report["launched"] += sum(_own_launches(log) for log in _LOGS)
     if job.get("device") == "cuda":
         with contextlib.suppress(Exception):  # a broken context: the report still goes
             report["peak_bytes"] = torch.cuda.max_memory_allocated()
@@ -175,6 +177,7 @@ def run(job: dict, report: dict, fd: int) -> None:
     _OOMS.install(device)
     log = LaunchLog(job["candidate"])
     log.install()
+    _LOGS.append(log)
     autotune.install()  # under the interpreter: which configs the checked calls ran (E51)
     if device.type == "cpu":
         bounds.install()  # under the interpreter: every access inside a launch's tensors
@@ -339,11 +342,18 @@ def _import_candidate(path: str):
     return module
 
 
+def _own_launches(log: LaunchLog) -> int:
+    """How many of the launches not yet taken ran the candidate's own kernels: outside the
+    checked calls (a self-test in a constructor), or in a call that then raised. A kernel
+    that ran here runs on the CPU: a request for CUDA after it is no needs_gpu (E82)."""
+    return sum(own for _, own in log.take())
+
+
 def _run_case(model, inputs: list, index: int, guards, report: dict, device):
     log, task, threads = guards
     before = [x.clone() if isinstance(x, torch.Tensor) else x for x in inputs]
     _poison_fresh_memory()
-    log.take()
+    report["launched"] += _own_launches(log)  # in its constructor, before this call
     # The task's TF32 policy, as the reference and the timed calls run (cuDNN's default
     # allows TF32 in fp32 convolutions: checked without it, a conv differs from strict fp32)
     with _profiled(device) as gpu, torch.no_grad(), tf32_policy(task), \
