@@ -26,9 +26,9 @@ block sizes and warps at run time, and a launch-site value would conflict with t
 
 from __future__ import annotations
 
-import ast
 from dataclasses import dataclass, replace
 
+from .. import pyparse
 from .knob_scan import Edit, _Module, _Raw
 
 STEPS = 2  # a ladder reaches this many halvings and doublings (stages: ±1 per step)
@@ -73,7 +73,7 @@ class Found:
 
 def find_knobs(source: str) -> Found:
     try:
-        tree = ast.parse(source)
+        tree = pyparse.parse(source)
     except SyntaxError as e:
         return Found(reason=f"the candidate does not parse (line {e.lineno}: {e.msg})")
     module = _Module(source, tree)

@@ -11,6 +11,7 @@ import re
 import tokenize
 from dataclasses import replace
 
+from .. import pyparse
 from ..types import Verdict
 from . import static
 from .worker_report import WorkerReport
@@ -73,7 +74,7 @@ def _cuda_requests(source: str) -> set[int]:
     Read from the source's syntax tree: the worker's traceback and message are the
     candidate's text (red-team round 7 forged both), the source is what the scan read."""
     try:
-        tree = ast.parse(source)
+        tree = pyparse.parse(source)
     except (SyntaxError, ValueError):
         return set()
     return {node.lineno for node in ast.walk(tree) if _asks_cuda(node)}

@@ -105,6 +105,17 @@ def _paths(tree: ast.Module) -> Iterator[tuple[int, str]]:
             yield from ((node.lineno, a.name) for a in node.names)
 
 
+@rule("scan-limit", REJECT)
+def _scan_limit(tree):
+    """A name that may hold more references than the scan follows (static_rules.MAX_PATHS):
+    what it holds past them is unread, so the file is refused rather than read in part."""
+    for name, paths in sorted(static_rules.bindings(tree).items()):
+        if any(p.startswith(static_rules.OVERFLOW) for p in paths):
+            yield 1, (f"{name} may hold more than {static_rules.MAX_PATHS} references (module "
+                      "attributes, aliases): more than the scan follows")
+            return
+
+
 @rule("class-pattern", REJECT)
 def _class_pattern(tree):
     """`match torch: case object(sys=s)` binds s = torch.sys: a class pattern reads attributes

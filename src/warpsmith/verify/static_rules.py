@@ -57,10 +57,18 @@ CONTAINERS = (dict, list, tuple, set, frozenset, collections.deque, collections.
               collections.UserList)
 
 
+# The dotted paths one name may hold: honest code holds a handful. Past it a name holds
+# OVERFLOW too (scan-limit, static_escapes.py): `x1 = (x0.nn, x0.cuda)`, `x2 = (x1.nn, ...)`
+# doubled them a line, and 18 lines kept the trusted process scanning for 12 minutes before
+# any deadline began (red-team round 13).
+MAX_PATHS = 64
+OVERFLOW = "<more-references-than-the-scan-follows>"
+
+
 def bindings(tree: ast.Module) -> dict[str, set[str]]:
     """Local name -> the dotted paths it may hold: from imports, then from names bound to a
     plain reference (`T = torch.Tensor`, `for m in (torch.os,)`, `def f(E=torch.os.environ)`,
-    `x := ...`, a function returning one), to a fixpoint."""
+    `x := ...`, a function returning one), to a fixpoint; at most MAX_PATHS a name."""
     names: dict[str, set[str]] = collections.defaultdict(set)
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -75,6 +83,8 @@ def bindings(tree: ast.Module) -> dict[str, set[str]]:
         before = sum(map(len, names.values()))
         for target, value in pairs:
             names[target] |= paths_of(value, names, returns)
+            if len(names[target]) > MAX_PATHS:
+                names[target] = set(sorted(names[target])[:MAX_PATHS]) | {OVERFLOW}
         if sum(map(len, names.values())) == before:
             break
     return names
