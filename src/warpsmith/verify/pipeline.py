@@ -351,6 +351,10 @@ def _correctness_verdict(base, report: WorkerReport, results, names: set[str]) -
         kernels = tuple(dict.fromkeys(name for launches in report.kernels
                                       for name, own in launches if own))
     base = replace(base, cases=tuple(results), kernels_launched=kernels)
+    if report.refused:  # as when the refusal ends the call: the same access, the same status
+        return replace(base, status="runtime_error", reasons=(
+            f"{report.refused[0]} (raised in a launch and caught by the candidate's code; "
+            f"{len(report.refused)} such refusals)",))
     problems = _dynamic_problems(report, names if base.device == "cuda" else None)
     if problems:
         return replace(base, status="rejected", reasons=tuple(p for _, p in problems),

@@ -479,14 +479,25 @@ REACH_NAMES = {
     "fx", "ao", "distributed", "experimental", "proxy_tensor"}
 
 
+# Any module of the standard library may be held by an allowed module under its own name
+# (`typing.contextlib`: its suppress() swallowed the interpreter's refusal of an out-of-bounds
+# store, red-team round 13, A10); a deny-list of the dangerous ones is never complete. Read
+# off an expression the scan cannot resolve and not called (a method of that name is:
+# `x.select(0, 1)`, `d.copy()`), such a name is judged as REACH_NAMES are.
+MODULE_NAMES = frozenset(sys.stdlib_module_names) - {"math", "this", "__future__"}
+
+
 @rule("expression-reach", REJECT)
 def _expression_reach(tree):
     names = static_rules.bindings(tree)
     _, returns = static_rules._reference_bindings(tree)
+    called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
     for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute) or not (
+                node.attr in REACH_NAMES or node.attr in MODULE_NAMES and id(node) not in called):
+            continue
         # a plain dotted path (`torch.sys`, `m.os` of an imported m) is the other rules'
-        if isinstance(node, ast.Attribute) and node.attr in REACH_NAMES and (
-                not _dotted(node.value) or not static_rules.paths_of(node.value, names, returns)):
+        if not _dotted(node.value) or not static_rules.paths_of(node.value, names, returns):
             yield node.lineno, f"reads .{node.attr} off {ast.unparse(node.value)[:60]}, which " \
                                "the scan cannot resolve: modules off the allow-list are " \
                                "reached that way"

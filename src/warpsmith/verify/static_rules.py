@@ -181,12 +181,26 @@ def walk(path: str) -> tuple[tuple[str, object], ...]:
 def _static_attr(obj, name: str):
     found = inspect.getattr_static(obj, name, MISSING)
     if found is MISSING and isinstance(obj, types.ModuleType):
+        for inner in _wrapped(obj):
+            found = inspect.getattr_static(inner, name, MISSING)
+            if found is not MISSING:
+                return found
         full = f"{obj.__name__}.{name}"  # a submodule torch loads lazily on first access
         if full in sys.modules:
             return sys.modules[full]
         if _module_allowed(full) and _has_spec(full):
             return importlib.import_module(full)
     return found
+
+
+def _wrapped(module: types.ModuleType) -> list[types.ModuleType]:
+    """The module a module proxy forwards to: torch.backends.cudnn is a PropModule whose
+    __getattr__ reads the real module it holds, so `torch.backends.cudnn.sys` resolved to
+    nothing statically and reached `sys` past every rule (red-team round 13, A08)."""
+    if type(module) is types.ModuleType:
+        return []
+    return [v for v in vars(module).values() if isinstance(v, types.ModuleType)
+            and v is not module and getattr(v, "__name__", None) == module.__name__]
 
 
 def _has_spec(name: str) -> bool:

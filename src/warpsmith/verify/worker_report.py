@@ -45,6 +45,7 @@ class WorkerReport:
     launched: int = 0  # own kernels' launches outside the calls' records (E82)
     peak_bytes: int | None = None  # its own GPU peak (a diagnostic)
     autotune_unrun: tuple[str, ...] = ()
+    refused: tuple[str, ...] = ()  # the interpreter's refusals of a kernel's access (bounds.py)
     l2_raised: int | None = None  # persisting-L2 raises while timed; None: not reported
 
 
@@ -66,6 +67,7 @@ def parse_report(raw: dict | None, cases: int) -> WorkerReport | str:
                 launched=_count(raw.get("launched")) or 0,
                 peak_bytes=_count(raw.get("peak_bytes")),
                 autotune_unrun=_strings(raw.get("autotune_unrun")),
+                refused=_strings(raw.get("refused")),
                 l2_raised=_count((raw.get("timing") or {}).get("persisting_l2_raised")
                                  if isinstance(raw.get("timing"), dict) else None))
     if raw.get("error") is not None:

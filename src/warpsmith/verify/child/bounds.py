@@ -28,11 +28,25 @@ _LAUNCH: dict = {"starts": np.zeros(0, np.uint64), "ends": np.zeros(0, np.uint64
                  "classes": [], "own": {"program": None, "parts": [], "merged": None}}
 
 
-class OutOfBounds(Exception):
+REFUSED: list[str] = []  # every refusal raised in this process, caught or not (the report's)
+
+
+class Refusal(Exception):
+    """Raised before the access; recorded as it is made, so a candidate that catches it (a
+    `with` that suppresses, reached past the scan: red-team round 13, A10) and returns what
+    its kernel wrote before the access is still judged by it (worker.py reports REFUSED)."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        if len(REFUSED) < 8:
+            REFUSED.append(f"{type(self).__name__}: {message}"[:400])
+
+
+class OutOfBounds(Refusal):
     """A kernel's access outside every tensor passed to its launch."""
 
 
-class ProgramsRace(Exception):
+class ProgramsRace(Refusal):
     """Two programs of one launch stored to one address, neither atomically: on a GPU they
     run at once and the result depends on which lands last (split-row partial sums with a
     plain load-add-store were exact under the interpreter, whatever the programs' order:

@@ -205,6 +205,7 @@ def run(job: dict, report: dict, fd: int) -> None:
     start = time.perf_counter()
     _checked_calls((module, models, sizes), (log, task, threads), (job, report, fd))
     report["stage_seconds"]["correctness"] = time.perf_counter() - start
+    report["refused"] = list(bounds.REFUSED)  # raised in a launch, and caught by the candidate
     report["autotune_unrun"] = autotune.unrun()
     report["tampered"] += integrity.changed(watched)
     report["tampered"] += integrity.knobs_changed(state, skip=("deterministic",))
