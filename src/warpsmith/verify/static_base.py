@@ -46,13 +46,26 @@ def rule(rule_id: str, severity: str):
     return register
 
 
+# What builds CUDA C++ at run time: torch's extension builder and NVRTC wrapper, CuPy's raw
+# kernels, cuda-python's nvrtc* functions.
+CUDA_BUILDERS = ("load_inline", "RawKernel", "RawModule", "_compile_kernel", "compile_kernel")
+
+
 def detect_language(tree: ast.Module, source: str) -> str:
+    """"cuda" only where the file calls a CUDA builder: a CUDA candidate is never run on the
+    CPU (needs_gpu), and the words in a string (`__global__`, `load_inline`) made a plain
+    PyTorch model that returned zeros needs_gpu, no penalty (red-team round 13, A05)."""
     if _triton_kernels(tree):
         return "triton"
-    if "__global__" in source and ("load_inline" in source or "RawKernel" in source
-                                   or "nvrtc" in source.lower() or "compile_kernel" in source):
+    if "__global__" in source and any(
+            isinstance(n, ast.Call) and _builds_cuda(n.func) for n in ast.walk(tree)):
         return "cuda"
     return "none"
+
+
+def _builds_cuda(func: ast.AST) -> bool:
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return name in CUDA_BUILDERS or name.lower().startswith("nvrtc")
 
 
 def _triton_kernels(tree: ast.Module) -> list[ast.FunctionDef]:
