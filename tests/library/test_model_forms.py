@@ -54,7 +54,12 @@ SUITE = {"models/bce_with_logits": ("row_reduce", 1),
          "models/selective_log_softmax": ("row_reduce", 1),
          "models/label_smoothing_scatter": ("row_reduce", 1),
          # a non-persistent buffer (inv_freq), handed over by name like a parameter
-         "models/rope_rotate_half": ("pointwise", 2)}
+         "models/rope_rotate_half": ("pointwise", 2),
+         # a top-k as a row kernel storing values and positions (topk.py): a sampler's
+         # kept logits, the last of them read back by a list index (`v[:, [-1]]`); a
+         # router's two outputs, each planned (and computed) on its own
+         "models/top_k_logits_filter": ("pointwise+topk+row_reduce", 3),
+         "models/moe_router_topk": ("pointwise+gemm+row_reduce+topk", 11)}
 
 
 def verify_jobs() -> dict:

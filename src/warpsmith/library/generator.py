@@ -243,17 +243,16 @@ def render_plan(plan: Plan, tune: dict[str, int] | None = None) -> tuple[str, di
         kernels + "\n\n" + \
         "class ModelNew(nn.Module):\n" + \
         constructor(list(plan.params), {f"init{i}": {"init": i} for i in inits},
-                    _kept_sizes(plan)) + \
+                    _kept_sizes(methods)) + \
         "".join(f"\n    def {name}({signature(list(plan.args))}):\n" +
                 "\n".join("        " + line for line in body) + "\n" for name, body in methods)
     return source, values
 
 
-def _kept_sizes(plan: Plan) -> dict[str, dict]:
+def _kept_sizes(methods: list) -> dict[str, dict]:
     """`self.size{k}`: constructor argument k as an int, where a forward line reads it (an
-    arange bound that follows the constructor, graph_parts._bound)."""
-    parts = plan.parts or (plan,)
-    found = {int(k) for part in parts for line in part.views
+    arange bound that follows the constructor, graph_parts._bound; a top-k's k)."""
+    found = {int(k) for _, body in methods for line in body
              for k in re.findall(r"self\.size(\d+)\b", line)}
     return {f"size{k}": {"init": k} for k in sorted(found)}
 

@@ -111,10 +111,10 @@ def reshape(builder, index: int, node, src: str) -> None:
     if getattr(out, "kind", None) == "node" and out.key == (index, 0):
         builder.reshaped = (src, sizes)
         return
-    if not any(v.kind in ("gemm", "conv", "pool") for v in builder.vals.values()):
+    if not any(v.kind in ("gemm", "conv", "pool", "topk") for v in builder.vals.values()):
         raise Unsupported(f"reshapes {val.shape} to {meta.shape} in the middle of the graph (a "
                           "reshape of an input or of the output is placed)")
-    # after a GEMM, convolution or pool: placed where that kernel stores its source
+    # after a GEMM, convolution, pool or top-k: placed where that kernel stores its source
     # (contiguous: the reshape is a view of it, gemm._tail); any other family declines it
     builder.put(Val(f"v{index}", meta.shape, meta.dtype, "regroup", index, operands=(src,),
                     span=sizes))

@@ -129,6 +129,8 @@ def _scan_only(val: Val) -> str:
     if val.kind == "pool":
         return (f"{_where(val)} is a pooling window, which only the window family places, over "
                 "a stored tensor")
+    if val.kind == "topk":
+        return f"{_where(val)} is a top-k, which only the topk family places"
     return f"{_where(val)} is a {val.kind} along dim {val.dims}, which only a scan kernel places"
 
 
