@@ -59,7 +59,12 @@ SUITE = {"models/bce_with_logits": ("row_reduce", 1),
          # kept logits, the last of them read back by a list index (`v[:, [-1]]`); a
          # router's two outputs, each planned (and computed) on its own
          "models/top_k_logits_filter": ("pointwise+topk+row_reduce", 3),
-         "models/moe_router_topk": ("pointwise+gemm+row_reduce+topk", 11)}
+         "models/moe_router_topk": ("pointwise+gemm+row_reduce+topk", 11),
+         # a fused QKV projection's parts viewed as heads, q and k normed per head by row
+         # kernels that write the heads as they are, each returned transposed (a view);
+         # the weight's rows follow head_dim (the generator's own twin decides between
+         # hidden_size * 2 and head_dim * 8)
+         "models/qkv_split_qk_norm": ("gemm+row_reduce+pointwise", 6)}
 
 
 def verify_jobs() -> dict:
