@@ -64,7 +64,9 @@ SUITE = {"models/bce_with_logits": ("row_reduce", 1),
          # kernels that write the heads as they are, each returned transposed (a view);
          # the weight's rows follow head_dim (the generator's own twin decides between
          # hidden_size * 2 and head_dim * 8)
-         "models/qkv_split_qk_norm": ("gemm+row_reduce+pointwise", 6)}
+         "models/qkv_split_qk_norm": ("gemm+row_reduce+pointwise", 6),
+         # nn.EmbeddingBag's mean over bags given by offsets (embedding.py)
+         "models/embedding_bag_mean": ("embedding_bag", 1)}
 
 
 def verify_jobs() -> dict:
