@@ -66,7 +66,10 @@ SUITE = {"models/bce_with_logits": ("row_reduce", 1),
          # hidden_size * 2 and head_dim * 8)
          "models/qkv_split_qk_norm": ("gemm+row_reduce+pointwise", 6),
          # nn.EmbeddingBag's mean over bags given by offsets (embedding.py)
-         "models/embedding_bag_mean": ("embedding_bag", 1)}
+         "models/embedding_bag_mean": ("embedding_bag", 1),
+         # index_add_ into zeros (a segment sum, and its counts from ones_like) as atomic
+         # adds (scatter.py), the mean after them by the pointwise family
+         "models/segment_mean": ("scatter+pointwise", 4)}
 
 
 def verify_jobs() -> dict:

@@ -43,15 +43,17 @@ def _registry() -> dict[str, GraphFamily]:
     from .pointwise import Pointwise
     from .row_reduce import RowReduce
     from .scan import Scan
+    from .scatter import Scatter
     from .topk import TopK
     from .window import WindowFamily
 
     # A convolution or a product first: only the conv and GEMM families place one, and they
     # hand what follows the stored output back to the others; a pool over a stored tensor
     # likewise. Then reductions and scans: a graph with none is not their kind (None), and
-    # pointwise refuses both. A top-k likewise stores its values and positions first.
-    return {f.name: f for f in (Conv(), Gemm(), WindowFamily(), TopK(), RowReduce(), Scan(),
-                                Pointwise())}
+    # pointwise refuses both. A top-k likewise stores its values and positions first, and
+    # an index_add its sums.
+    return {f.name: f for f in (Conv(), Gemm(), WindowFamily(), TopK(), Scatter(),
+                                RowReduce(), Scan(), Pointwise())}
 
 
 GRAPH_FAMILIES: dict[str, GraphFamily] = _registry()

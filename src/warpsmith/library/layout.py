@@ -131,6 +131,8 @@ def _scan_only(val: Val) -> str:
                 "a stored tensor")
     if val.kind == "topk":
         return f"{_where(val)} is a top-k, which only the topk family places"
+    if val.kind == "scatter":
+        return f"{_where(val)} is an index_add, which only the scatter family places"
     return f"{_where(val)} is a {val.kind} along dim {val.dims}, which only a scan kernel places"
 
 
