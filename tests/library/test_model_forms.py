@@ -69,7 +69,10 @@ SUITE = {"models/bce_with_logits": ("row_reduce", 1),
          "models/embedding_bag_mean": ("embedding_bag", 1),
          # index_add_ into zeros (a segment sum, and its counts from ones_like) as atomic
          # adds (scatter.py), the mean after them by the pointwise family
-         "models/segment_mean": ("scatter+pointwise", 4)}
+         "models/segment_mean": ("scatter+pointwise", 4),
+         # cat, a bmm, then z[:, li, lj] by tril_indices (made by a kernel, graph_take.py)
+         # as a gather kernel (take.py), and a cat with the dense row
+         "models/dlrm_dot_interaction": ("pointwise+gemm+take", 4)}
 
 
 def verify_jobs() -> dict:

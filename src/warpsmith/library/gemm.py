@@ -52,7 +52,7 @@ class StoredFamily:
     pool, conv), its kernel computes the chain after it up to `_cut`, and the rest of the graph
     is placed again with the stored tensor as an input. A family says what differs: its value
     kind, its names, and `head` (the kernel's own fields, checked before the chain)."""
-    kind: str  # the graph value placed: "gemm", "conv", "pool", "topk", "scatter"
+    kind: str  # the graph value placed: "gemm", "conv", "pool", "topk", "scatter", "take"
     temp: str  # the stored temporary's prefix when more kernels follow
     kernel_name: str
     kernel: type
@@ -90,7 +90,7 @@ class StoredFamily:
         return rest if isinstance(rest, Decline) else (replace(kernel, views=views), *rest)
 
 
-STORED_KINDS = ("conv", "gemm", "pool", "topk", "scatter")
+STORED_KINDS = ("conv", "gemm", "pool", "topk", "scatter", "take")
 
 
 def first_stored(graph: Graph) -> str | None:

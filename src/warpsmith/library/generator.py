@@ -187,11 +187,23 @@ def _arange(val, leaves: dict, arg_names: tuple[str, ...]) -> str:
             f"device={device}.device, dtype=torch.{dtype})")
 
 
+def _tri_indices(val, leaves: dict, arg_names: tuple[str, ...]) -> str:
+    """graph_take's leaf: tril_indices/triu_indices, sizes over the inputs' shapes, made by
+    ops.HELPERS' kernel (the forward may not call torch's)."""
+    _, name, row, col, offset = val.source
+    device = next(host for v, (_, host) in leaves.items() if v.startswith("in"))
+    row, col = (s.format(*arg_names) for s in (row, col))
+    return (f"{leaves[val.id][1]} = tri_indices({row}, {col}, {offset}, "
+            f"{int(name == 'tril_indices')}, {device}.device)")
+
+
 def _views(graph, leaves: dict, arg_names: tuple[str, ...] = ()) -> tuple[str, ...]:
     lines = []
     for val in graph.vals.values():
         if val.kind == "leaf" and val.source[0] == "arange":
             lines.append(_arange(val, leaves, arg_names))
+        if val.kind == "leaf" and val.source[0] == "tri_indices":
+            lines.append(_tri_indices(val, leaves, arg_names))
         if val.kind == "leaf" and val.source[0] == "reshape":
             host = leaves[val.source[1]][1]
             sizes = ", ".join(s.format(h=host) for s in val.source[2])
@@ -287,7 +299,9 @@ def render_plan(plan: Plan, tune: dict[str, int] | None = None) -> tuple[str, di
     else:
         kernels, body = _render_body(plan, values)
         methods = [("forward", body)]
-    source = header(plan.label, values, _unkept_note(plan.unkept)) + helpers(kernels) + \
+    lines = "\n".join(line for _, body in methods for line in body)
+    source = header(plan.label, values, _unkept_note(plan.unkept)) + \
+        helpers(kernels + lines) + \
         kernels + "\n\n" + \
         "class ModelNew(nn.Module):\n" + \
         constructor(list(plan.params), {f"init{i}": {"init": i} for i in inits},

@@ -131,9 +131,14 @@ def _index(b: _Builder, index: int, node: Node) -> None:
     indices = node.arg("indices")
     at = [d for d, t in enumerate(indices) if t is not None]
     ref = indices[at[0]] if len(at) == 1 else None
+    if all(getattr(indices[d], "kind", "") == "node" for d in at):
+        from .graph_take import take  # tensors of positions: a gather kernel
+
+        return take(b, index, node)
     if ref is None or getattr(ref, "kind", "") != "const":
         raise Unsupported("indexes by a tensor of positions (only a Python list of "
-                          "positions along one dim is placed, as a narrow)")
+                          "positions along one dim is placed, as a narrow, and tensors "
+                          "an op made, as a gather)")
     src = b.operand(index, "self", node.arg("self"))
     if b.vals[src].kind != "leaf" and not _after_stored(b):
         raise Unsupported("indexes a computed value by a list of positions (an input's, a "
