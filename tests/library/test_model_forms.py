@@ -54,7 +54,25 @@ SUITE = {"models/bce_with_logits": ("row_reduce", 1),
          "models/selective_log_softmax": ("row_reduce", 1),
          "models/label_smoothing_scatter": ("row_reduce", 1),
          # a non-persistent buffer (inv_freq), handed over by name like a parameter
-         "models/rope_rotate_half": ("pointwise", 2)}
+         "models/rope_rotate_half": ("pointwise", 2),
+         # a top-k as a row kernel storing values and positions (topk.py): a sampler's
+         # kept logits, the last of them read back by a list index (`v[:, [-1]]`); a
+         # router's two outputs, each planned (and computed) on its own
+         "models/top_k_logits_filter": ("pointwise+topk+row_reduce", 3),
+         "models/moe_router_topk": ("pointwise+gemm+row_reduce+topk", 11),
+         # a fused QKV projection's parts viewed as heads, q and k normed per head by row
+         # kernels that write the heads as they are, each returned transposed (a view);
+         # the weight's rows follow head_dim (the generator's own twin decides between
+         # hidden_size * 2 and head_dim * 8)
+         "models/qkv_split_qk_norm": ("gemm+row_reduce+pointwise", 6),
+         # nn.EmbeddingBag's mean over bags given by offsets (embedding.py)
+         "models/embedding_bag_mean": ("embedding_bag", 1),
+         # index_add_ into zeros (a segment sum, and its counts from ones_like) as atomic
+         # adds (scatter.py), the mean after them by the pointwise family
+         "models/segment_mean": ("scatter+pointwise", 4),
+         # cat, a bmm, then z[:, li, lj] by tril_indices (made by a kernel, graph_take.py)
+         # as a gather kernel (take.py), and a cat with the dense row
+         "models/dlrm_dot_interaction": ("pointwise+gemm+take", 4)}
 
 
 def verify_jobs() -> dict:

@@ -43,14 +43,18 @@ def _registry() -> dict[str, GraphFamily]:
     from .pointwise import Pointwise
     from .row_reduce import RowReduce
     from .scan import Scan
+    from .scatter import Scatter
+    from .take import Take
+    from .topk import TopK
     from .window import WindowFamily
 
     # A convolution or a product first: only the conv and GEMM families place one, and they
     # hand what follows the stored output back to the others; a pool over a stored tensor
     # likewise. Then reductions and scans: a graph with none is not their kind (None), and
-    # pointwise refuses both.
-    return {f.name: f for f in (Conv(), Gemm(), WindowFamily(), RowReduce(), Scan(),
-                                Pointwise())}
+    # pointwise refuses both. A top-k likewise stores its values and positions first, and
+    # an index_add its sums, an index by positions what it gathers.
+    return {f.name: f for f in (Conv(), Gemm(), WindowFamily(), TopK(), Scatter(), Take(),
+                                RowReduce(), Scan(), Pointwise())}
 
 
 GRAPH_FAMILIES: dict[str, GraphFamily] = _registry()

@@ -52,7 +52,7 @@ class StoredFamily:
     pool, conv), its kernel computes the chain after it up to `_cut`, and the rest of the graph
     is placed again with the stored tensor as an input. A family says what differs: its value
     kind, its names, and `head` (the kernel's own fields, checked before the chain)."""
-    kind: str  # the graph value placed: "gemm", "conv", "pool"
+    kind: str  # the graph value placed: "gemm", "conv", "pool", "topk", "scatter", "take"
     temp: str  # the stored temporary's prefix when more kernels follow
     kernel_name: str
     kernel: type
@@ -90,11 +90,13 @@ class StoredFamily:
         return rest if isinstance(rest, Decline) else (replace(kernel, views=views), *rest)
 
 
+STORED_KINDS = ("conv", "gemm", "pool", "topk", "scatter", "take")
+
+
 def first_stored(graph: Graph) -> str | None:
-    """The kind of the first convolution, product or pool in dataflow order: the family that
-    places it goes first."""
-    return next((v.kind for v in graph.vals.values() if v.kind in ("conv", "gemm", "pool")),
-                None)
+    """The kind of the first convolution, product, pool or top-k in dataflow order: the
+    family that places it goes first."""
+    return next((v.kind for v in graph.vals.values() if v.kind in STORED_KINDS), None)
 
 
 def dot_dtype(val: Val, noun: str) -> str:
@@ -279,13 +281,23 @@ def _tail(graph: Graph, cut: str, temp: str, ctx, depth: int) -> tuple:
     and the forward's lines viewing the stored tensor as the rest reads it (group norm's
     (N, G, C/G): graph_group.py; GEGLU's halves of a projection viewed back to 3-D:
     graph_parts.py), each view of the tensor or of an earlier view."""
-    vals = dict(graph.vals)
-    vals[cut] = Val(cut, vals[cut].shape, vals[cut].dtype, "leaf", -1, source=("temp", temp))
-    leaves, views, stored = dict(ctx.leaves) | {cut: (temp, temp)}, [], {cut}
+    return tail_of(graph, {cut: temp}, ctx, depth)
+
+
+def tail_of(graph: Graph, temps: dict[str, str], ctx, depth: int) -> tuple:
+    """_tail for a kernel storing several values (top-k's values and positions): each id in
+    `temps` an input named by its temporary."""
+    vals, leaves = dict(graph.vals), dict(ctx.leaves)
+    for cut, temp in temps.items():
+        vals[cut] = Val(cut, vals[cut].shape, vals[cut].dtype, "leaf", -1,
+                        source=("temp", temp))
+        leaves[cut] = (temp, temp)
+    views, stored = [], set(temps)
+    base = next(iter(temps.values()))
     for v in list(vals.values()):  # in dataflow order: a view of a view follows its source
         if v.kind == "regroup" and v.operands[0] in stored:
             stored.add(v.id)
-            name = f"{temp}_v{len(views)}"
+            name = f"{base}_v{len(views)}"
             # a part (narrow, select) is strided: read at its strides, not made contiguous
             vals[v.id] = Val(v.id, v.shape, v.dtype, "leaf", -1,
                              source=("temp", name, *(("part",) if v.expr else ())))

@@ -18,7 +18,7 @@ from .graph import FwdArg, build_graph
 from .layout import Line, helpers, leaf_names
 from .match import Lit, _Differs, _resolve
 from .render import constructor, header, signature
-from .sizes import ShapeArg, shape_numbers
+from .sizes import ShapeArg, shape_numbers, twin_trace
 from .trace import Ref, Trace, Untraceable, trace_shape, trace_task
 
 PERTURB = 0.6180339887  # added to a forward number to find the ops it reaches
@@ -62,10 +62,30 @@ def plan_task(task: Task) -> Plan | NoPlan:
         if isinstance(found, NoPlan):
             return found if len(traces) == 1 else NoPlan(f"shape {trace.shape!r}: {found.reason}")
         plans.append(found)
+    inits = [t.init_inputs for t in traces]
+    twin = _twin_plan(task, traces[0])
+    if twin is not None:
+        try:
+            return _unify([*plans, twin[0]], [*inits, twin[1]], "plan")
+        except _Differs:
+            pass  # the declared shapes alone decide, as before
     try:
-        return _unify(plans, [t.init_inputs for t in traces], "plan")
+        return _unify(plans, inits, "plan")
     except _Differs as e:
         return NoPlan(str(e))
+
+
+def _twin_plan(task: Task, trace: Trace) -> tuple[Plan, tuple] | None:
+    """(the plan, the init arguments) at sizes.twin's shape, every data size grown by its
+    own amount: a size two rules explain at the declared shapes (a fused QKV weight's 128
+    rows, hidden_size * 2 or head_dim * 8) follows the one the verifier's twin agrees with.
+    None where the task does not trace or plan there."""
+    found = twin_trace(task, trace.shape)
+    if found is None:
+        return None
+    twin_task, traced = found
+    plan = _plan_trace(twin_task, traced)
+    return None if isinstance(plan, NoPlan) else (plan, traced.init_inputs)
 
 
 def _plan_trace(task: Task, trace: Trace) -> Plan | NoPlan:
@@ -104,18 +124,46 @@ def _plan_graph(task: Task, trace: Trace, output: Ref | None, scalars: dict
     params = _declared(trace, graph)
     if isinstance(params, NoPlan):
         return params
+    ctx = Context(trace.arg_names, leaves)
+    found, turn = _placed(graph, ctx), _reshape(graph, leaves)
+    peeled = _peeled(graph) if isinstance(found, NoPlan) else None
+    if peeled is not None:
+        again = _placed(peeled[0], ctx)
+        if not isinstance(again, NoPlan):  # else the first reason stands
+            (graph, turn), found = peeled, again
+    if isinstance(found, NoPlan):
+        return found
+    used = [o for k in found for ln in _lines(k) for o in ln.operands]
+    numbers = sorted({o.index for o in used if isinstance(o, FwdArg)})
+    sizes = tuple(dict.fromkeys(o for o in used if isinstance(o, ShapeArg)))
+    return Plan(found, params, trace.arg_names, tuple(numbers), turn,
+                _views(graph, leaves, trace.arg_names), graph.unkept, sizes=sizes)
+
+
+def _placed(graph, ctx: Context) -> tuple | NoPlan:
     for family in GRAPH_FAMILIES.values():
-        found = family.match(graph, Context(trace.arg_names, leaves))
+        found = family.match(graph, ctx)
         if found is None:
             continue
-        if not isinstance(found, tuple):
-            return NoPlan(found.reason)
-        used = [o for k in found for ln in _lines(k) for o in ln.operands]
-        numbers = sorted({o.index for o in used if isinstance(o, FwdArg)})
-        sizes = tuple(dict.fromkeys(o for o in used if isinstance(o, ShapeArg)))
-        return Plan(found, params, trace.arg_names, tuple(numbers), _reshape(graph, leaves),
-                    _views(graph, leaves, trace.arg_names), graph.unkept, sizes=sizes)
+        return found if isinstance(found, tuple) else NoPlan(found.reason)
     return NoPlan("no graph family takes this graph")
+
+
+def _peeled(graph) -> tuple | None:
+    """(the graph without its output, the forward's line permuting what the kernels write)
+    where the output is a computed value's dims permuted (q.transpose(1, 2) after a per-head
+    norm): a row kernel writes rows of the value itself, and the reference returns a
+    permuted view of it too. None for any other output."""
+    out = graph.vals[graph.output]
+    if out.kind != "view" or graph.reshape:
+        return None
+    src = graph.vals[out.operands[0]]
+    if src.kind == "leaf" or sorted(d for d in out.view if d is not None) != \
+            list(range(len(src.shape))) or len(out.view) != len(src.shape):
+        return None
+    vals = {k: v for k, v in graph.vals.items() if k != out.id}
+    return replace(graph, vals=vals, output=src.id), \
+        f"out = out.permute({', '.join(map(str, out.view))})"
 
 
 def _reshape(graph, leaves: dict) -> str:
@@ -139,11 +187,23 @@ def _arange(val, leaves: dict, arg_names: tuple[str, ...]) -> str:
             f"device={device}.device, dtype=torch.{dtype})")
 
 
+def _tri_indices(val, leaves: dict, arg_names: tuple[str, ...]) -> str:
+    """graph_take's leaf: tril_indices/triu_indices, sizes over the inputs' shapes, made by
+    ops.HELPERS' kernel (the forward may not call torch's)."""
+    _, name, row, col, offset = val.source
+    device = next(host for v, (_, host) in leaves.items() if v.startswith("in"))
+    row, col = (s.format(*arg_names) for s in (row, col))
+    return (f"{leaves[val.id][1]} = tri_indices({row}, {col}, {offset}, "
+            f"{int(name == 'tril_indices')}, {device}.device)")
+
+
 def _views(graph, leaves: dict, arg_names: tuple[str, ...] = ()) -> tuple[str, ...]:
     lines = []
     for val in graph.vals.values():
         if val.kind == "leaf" and val.source[0] == "arange":
             lines.append(_arange(val, leaves, arg_names))
+        if val.kind == "leaf" and val.source[0] == "tri_indices":
+            lines.append(_tri_indices(val, leaves, arg_names))
         if val.kind == "leaf" and val.source[0] == "reshape":
             host = leaves[val.source[1]][1]
             sizes = ", ".join(s.format(h=host) for s in val.source[2])
@@ -239,21 +299,22 @@ def render_plan(plan: Plan, tune: dict[str, int] | None = None) -> tuple[str, di
     else:
         kernels, body = _render_body(plan, values)
         methods = [("forward", body)]
-    source = header(plan.label, values, _unkept_note(plan.unkept)) + helpers(kernels) + \
+    lines = "\n".join(line for _, body in methods for line in body)
+    source = header(plan.label, values, _unkept_note(plan.unkept)) + \
+        helpers(kernels + lines) + \
         kernels + "\n\n" + \
         "class ModelNew(nn.Module):\n" + \
         constructor(list(plan.params), {f"init{i}": {"init": i} for i in inits},
-                    _kept_sizes(plan)) + \
+                    _kept_sizes(methods)) + \
         "".join(f"\n    def {name}({signature(list(plan.args))}):\n" +
                 "\n".join("        " + line for line in body) + "\n" for name, body in methods)
     return source, values
 
 
-def _kept_sizes(plan: Plan) -> dict[str, dict]:
+def _kept_sizes(methods: list) -> dict[str, dict]:
     """`self.size{k}`: constructor argument k as an int, where a forward line reads it (an
-    arange bound that follows the constructor, graph_parts._bound)."""
-    parts = plan.parts or (plan,)
-    found = {int(k) for part in parts for line in part.views
+    arange bound that follows the constructor, graph_parts._bound; a top-k's k)."""
+    found = {int(k) for _, body in methods for line in body
              for k in re.findall(r"self\.size(\d+)\b", line)}
     return {f"size{k}": {"init": k} for k in sorted(found)}
 

@@ -40,7 +40,9 @@ class Val:
     kind: str  # "leaf", "op", "view", "reduce"; placed by the scan family only (graph_scan.py):
     #            "scan", "flip", "slice", "cat", "select"; by the GEMM family only: "gemm";
     #            by the conv family only: "conv" (graph_conv.py); by the window family
-    #            only: "pool" (graph_window.py)
+    #            only: "pool" (graph_window.py); by the topk family only: "topk"
+    #            (graph_topk.py); by the scatter family only: "scatter" (graph_scatter.py);
+    #            by the take family only: "take" (graph_take.py)
     node: int  # the trace node it comes from, -1 for leaves
     source: tuple = ()  # leaf: ("input", i) or ("param", name)
     expr: str = ""  # op: template over {0}, {1}, …
@@ -424,11 +426,15 @@ def _more_writers() -> dict:
         graph_parts,
         graph_pool,
         graph_scan,
+        graph_scatter,
+        graph_take,
+        graph_topk,
         graph_window,
     )
 
     return graph_scan.WRITERS | graph_gemm.WRITERS | _group().WRITERS | graph_pool.WRITERS | \
-        graph_conv.WRITERS | graph_window.WRITERS | graph_parts.WRITERS | graph_index.WRITERS
+        graph_conv.WRITERS | graph_window.WRITERS | graph_parts.WRITERS | graph_index.WRITERS | \
+        graph_topk.WRITERS | graph_scatter.WRITERS | graph_take.WRITERS
 
 
 def _group():

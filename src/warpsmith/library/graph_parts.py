@@ -77,11 +77,11 @@ def _leaf(b: _Builder, index: int, node: Node) -> tuple[str, int] | None:
 
 
 def _after_stored(b: _Builder) -> bool:
-    """A product, convolution or pool before this node and no scan (whose family places its
-    own slices and selects): a part of a computed value may be a view of a stored one. One
-    that is not reaches a family as a regroup, which every other family declines."""
+    """A product, convolution, pool or top-k before this node and no scan (whose family
+    places its own slices and selects): a part of a computed value may be a view of a stored
+    one. One that is not reaches a family as a regroup, which every other family declines."""
     kinds = {v.kind for v in b.vals.values()}
-    return bool(kinds & {"gemm", "conv", "pool"}) and "scan" not in kinds
+    return bool(kinds & {"gemm", "conv", "pool", "topk"}) and "scan" not in kinds
 
 
 def _split(b: _Builder, index: int, node: Node) -> None:
@@ -123,6 +123,33 @@ def _selected(b: _Builder, index: int, k: int, src: str, dim: int, at: int) -> N
     sizes = tuple(f"{{h}}.shape[{j}]" for j in range(len(shape)) if j != dim)
     _part(b, f"v{index}" if k == 0 else f"v{index}_{k}", src, meta, sizes,
           f".select({dim}, {where})")
+
+
+def _index(b: _Builder, index: int, node: Node) -> None:
+    """`v[:, [-1]]`, `x[[0, 1]]`: positions written as a Python list (trace._Indexing), one
+    run of adjacent ascending positions along one dim, is a narrow of that dim."""
+    indices = node.arg("indices")
+    at = [d for d, t in enumerate(indices) if t is not None]
+    ref = indices[at[0]] if len(at) == 1 else None
+    if all(getattr(indices[d], "kind", "") == "node" for d in at):
+        from .graph_take import take  # tensors of positions: a gather kernel
+
+        return take(b, index, node)
+    if ref is None or getattr(ref, "kind", "") != "const":
+        raise Unsupported("indexes by a tensor of positions (only a Python list of "
+                          "positions along one dim is placed, as a narrow, and tensors "
+                          "an op made, as a gather)")
+    src = b.operand(index, "self", node.arg("self"))
+    if b.vals[src].kind != "leaf" and not _after_stored(b):
+        raise Unsupported("indexes a computed value by a list of positions (an input's, a "
+                          "parameter's or a stored kernel's output's is placed)")
+    dim, n = at[0], b.vals[src].shape[at[0]]
+    positions = [p % n if -n <= p < n else None for p in ref.key]
+    if None in positions or positions != list(range(positions[0], positions[0] +
+                                                    len(positions))):
+        raise Unsupported(f"indexes by the positions {list(ref.key)}, not one run of adjacent "
+                          "ascending positions")
+    _narrowed(b, index, 0, src, dim, positions[0], len(positions))
 
 
 def _unbind(b: _Builder, index: int, node: Node) -> None:
@@ -167,4 +194,4 @@ def _bound(b: _Builder, value: int) -> str:
 
 
 WRITERS = {"arange": _arange, "split": _split, "split_with_sizes": _split, "slice": _slice,
-           "select": _select, "unbind": _unbind}
+           "select": _select, "unbind": _unbind, "index": _index}

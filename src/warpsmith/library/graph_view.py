@@ -18,10 +18,12 @@ from .graph import Val
 from .ops import Unsupported
 
 
-def regroup(src: tuple[int, ...], out: tuple[int, ...], inputs=()) -> tuple[str, ...]:
+def regroup(src: tuple[int, ...], out: tuple[int, ...], inputs=(), inits=()
+            ) -> tuple[str, ...]:
     """For each dim of `out`, its size over the source's ("{h}.shape[j]"), where each out
     dim is one source dim, a product of adjacent ones (merged) or a factor of one (split).
-    `inputs`: (forward name, shape) of the forward's inputs, which a split may follow."""
+    `inputs`: (forward name, shape) of the forward's inputs, which a split may follow;
+    `inits`: the constructor's arguments, which its factors may follow."""
     sizes: list[str] = []
     i, j = 0, 0
     while j < len(out):
@@ -42,7 +44,7 @@ def regroup(src: tuple[int, ...], out: tuple[int, ...], inputs=()) -> tuple[str,
             sizes.append(" * ".join(f"{{h}}.shape[{d}]" for d in range(i, k + 1)))
             i, j = k + 1, j + 1
         elif i < len(src):
-            j, i = _split(src, out, i, j, sizes, inputs), i + 1
+            j, i = _split(src, out, i, j, sizes, inputs, inits), i + 1
         else:
             raise _mixed(src, out)
     if any(s != 1 for s in src[i:]):
@@ -50,10 +52,12 @@ def regroup(src: tuple[int, ...], out: tuple[int, ...], inputs=()) -> tuple[str,
     return tuple(sizes)
 
 
-def _split(src, out, i: int, j: int, sizes: list[str], inputs=()) -> int:
+def _split(src, out, i: int, j: int, sizes: list[str], inputs=(), inits=()) -> int:
     """One source dim into out[j:k]: an input's run of dims where one has these sizes (a
     split that undoes a merge of its dims), else the factors after the first are the trace's
-    numbers and the first is what they leave of the source dim."""
+    numbers (a constructor argument equal to one: attention's `view(B, S, -1, head_dim)`
+    follows head_dim on the verifier's twin) and the first is what they leave of the source
+    dim."""
     k = j
     while k < len(out) and math.prod(out[j:k + 1]) < src[i]:
         k += 1
@@ -63,10 +67,20 @@ def _split(src, out, i: int, j: int, sizes: list[str], inputs=()) -> int:
     if run is not None:
         sizes.extend(run)
         return k + 1
-    rest = math.prod(out[j + 1:k + 1])
+    factors = [_factor(s, inits) for s in out[j + 1:k + 1]]
+    rest = factors[0] if len(factors) == 1 else f"({' * '.join(factors)})"
     sizes.append(f"{{h}}.shape[{i}] // {rest}")
-    sizes.extend(str(s) for s in out[j + 1:k + 1])
+    sizes.extend(factors)
     return k + 1
+
+
+def _factor(size: int, inits) -> str:
+    """`self.size{k}` (generator.render_plan keeps it) for a constructor argument equal to
+    `size`, where the verifier's twin would grow it (8 or more); else the literal."""
+    for k, arg in enumerate(inits):
+        if type(arg) is int and arg == size >= 8:
+            return f"self.size{k}"
+    return str(size)
 
 
 def _input_run(factors: tuple[int, ...], inputs) -> list[str] | None:
@@ -91,18 +105,19 @@ def reshape(builder, index: int, node, src: str) -> None:
     val, meta, trace = builder.vals[src], node.outs[0], builder.trace
     inputs = [(name, m.shape) for name, m in zip(trace.arg_names, trace.inputs, strict=False)
               if m is not None]
+    inits = trace.init_inputs
     permuted = _permuted_leaf(builder.vals, src)
     if permuted is not None and val.kind == "view":  # attention's key.transpose(2, 3) as
         leaf, order = permuted  # (B*H, D, S) for a bmm: a view of the leaf the forward binds
         shape = tuple(builder.vals[leaf].shape[d] for d in order)
         sizes = tuple(re.sub(r"\{h\}\.shape\[(\d+)\]",
                              lambda m: f"{{h}}.shape[{order[int(m.group(1))]}]", size)
-                      for size in regroup(shape, meta.shape, inputs))
+                      for size in regroup(shape, meta.shape, inputs, inits))
         turn = "" if list(order) == sorted(order) else f".permute({', '.join(map(str, order))})"
         builder.put(Val(f"v{index}", meta.shape, meta.dtype, "leaf", -1,
                         source=("reshape", leaf, sizes, *((turn,) if turn else ()))))
         return
-    sizes = regroup(val.shape, meta.shape, inputs)
+    sizes = regroup(val.shape, meta.shape, inputs, inits)
     if val.kind == "leaf":
         builder.put(Val(f"v{index}", meta.shape, meta.dtype, "leaf", -1,
                         source=("reshape", src, sizes)))
@@ -111,10 +126,10 @@ def reshape(builder, index: int, node, src: str) -> None:
     if getattr(out, "kind", None) == "node" and out.key == (index, 0):
         builder.reshaped = (src, sizes)
         return
-    if not any(v.kind in ("gemm", "conv", "pool") for v in builder.vals.values()):
+    if not any(v.kind in ("gemm", "conv", "pool", "topk") for v in builder.vals.values()):
         raise Unsupported(f"reshapes {val.shape} to {meta.shape} in the middle of the graph (a "
                           "reshape of an input or of the output is placed)")
-    # after a GEMM, convolution or pool: placed where that kernel stores its source
+    # after a GEMM, convolution, pool or top-k: placed where that kernel stores its source
     # (contiguous: the reshape is a view of it, gemm._tail); any other family declines it
     builder.put(Val(f"v{index}", meta.shape, meta.dtype, "regroup", index, operands=(src,),
                     span=sizes))

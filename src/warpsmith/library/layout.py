@@ -129,6 +129,12 @@ def _scan_only(val: Val) -> str:
     if val.kind == "pool":
         return (f"{_where(val)} is a pooling window, which only the window family places, over "
                 "a stored tensor")
+    if val.kind == "topk":
+        return f"{_where(val)} is a top-k, which only the topk family places"
+    if val.kind == "scatter":
+        return f"{_where(val)} is an index_add, which only the scatter family places"
+    if val.kind == "take":
+        return f"{_where(val)} is an index by positions, which only the take family places"
     return f"{_where(val)} is a {val.kind} along dim {val.dims}, which only a scan kernel places"
 
 
@@ -153,7 +159,7 @@ def leaf_names(graph: Graph, arg_names: tuple[str, ...]) -> dict[str, tuple[str,
             # parameters named q made a duplicate argument
             own = base if host == f"{base}_view" and not _loaded(graph, key) else host
             names[val.id] = (own, host)
-        elif kind == "arange":  # the forward makes it (generator.py)
+        elif kind in ("arange", "tri_indices"):  # the forward makes it (generator.py)
             names[val.id] = (f"pos{val.id}", f"pos{val.id}")
         elif kind == "input":
             name = arg_names[key]

@@ -62,6 +62,38 @@ FLOAT_CASTS = {"torch.float32": "{0}", "torch.float64": "{0}",
 
 # Helpers a kernel file defines only when an expression calls them.
 HELPERS = {
+    # torch.tril_indices / triu_indices (graph_take.py's leaf) made by a kernel: the forward
+    # may not call them. Row i's positions start after the counts of the rows before it.
+    "tri_indices": '''
+@triton.jit
+def tri_indices_kernel(out_ptr, total, ROWS, COL, OFFSET, LOWER: tl.constexpr,
+                       RBLOCK: tl.constexpr, BLOCK: tl.constexpr):
+    i = tl.program_id(0)
+    rows = tl.arange(0, RBLOCK)
+    if LOWER:
+        counts = tl.minimum(tl.maximum(rows + OFFSET + 1, 0), COL)
+        first = 0
+    else:
+        counts = COL - tl.minimum(tl.maximum(rows + OFFSET, 0), COL)
+        first = tl.minimum(tl.maximum(i + OFFSET, 0), COL)
+    start = tl.sum(tl.where(rows < i, counts, 0), 0)
+    n = tl.sum(tl.where(rows == i, counts, 0), 0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n
+    tl.store(out_ptr + start + cols, (cols * 0 + i).to(tl.int64), mask=mask)
+    tl.store(out_ptr + total + start + cols, (first + cols).to(tl.int64), mask=mask)
+
+
+def tri_indices(row, col, offset, lower, device):
+    counts = [min(max(r + offset + 1, 0), col) if lower else col - min(max(r + offset, 0), col)
+              for r in range(row)]
+    out = torch.empty((2, sum(counts)), dtype=torch.int64, device=device)
+    if out.numel():
+        tri_indices_kernel[(row,)](out, out.shape[1], row, col, offset, LOWER=lower,
+                                   RBLOCK=triton.next_power_of_2(row),
+                                   BLOCK=triton.next_power_of_2(col))
+    return out
+''',
     "tanh_f32": '''
 @triton.jit
 def tanh_f32(x):

@@ -98,8 +98,14 @@ def _same(a: float, b: float) -> bool:
 
 
 def _twin(task: Task, shape: str) -> Trace | None:
+    found = twin_trace(task, shape)
+    return None if found is None else found[1]
+
+
+def twin_trace(task: Task, shape: str) -> tuple[Task, Trace] | None:
     """The trace at a shape whose data sizes each grew by a different amount (equal sizes
-    alike, like the verifier's twin), so a number follows at most one of them."""
+    alike, like the verifier's twin), so a number follows at most one of them; with the task
+    holding that one shape."""
     base = next(s for s in task.shapes if s.name == shape).values
     module = import_task_module(task.path)
     consts = {k: base.get(k, v) for k, v in vars(module).items()
@@ -109,5 +115,6 @@ def _twin(task: Task, shape: str) -> Trace | None:
     values = base | {k: v + growth[v] for k, v in sizes.items()}
     if values == base:
         return None
-    traced = trace_shape(replace(task, shapes=(Shape("twin~", values),)), "twin~")
-    return None if isinstance(traced, Untraceable) else traced
+    twin = replace(task, shapes=(Shape("twin~", values),))
+    traced = trace_shape(twin, "twin~")
+    return None if isinstance(traced, Untraceable) else (twin, traced)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import torch
+from torch.overrides import TorchFunctionMode
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from ..errors import TaskError
@@ -22,8 +23,10 @@ from ..types import Task
 
 @dataclass(frozen=True)
 class Ref:
-    kind: str  # "input", "param", "node", or "unknown" (a tensor made outside any traced op)
-    key: Any  # input position, state_dict name, (node index, output index), or None
+    kind: str  # "input", "param", "node", "const" (the positions of a Python list index,
+    #            `v[:, [-1]]`), or "unknown" (a tensor made outside any traced op)
+    key: Any  # input position, state_dict name, (node index, output index), the positions
+    #           (a tuple of ints), or None
 
 
 @dataclass(frozen=True)
@@ -105,7 +108,7 @@ def trace_shape(task: Task, shape: str, replace: dict[int, Any] | None = None
     recorder.name_inputs(inst.inputs)
     recorder.name_state(inst.model)
     try:
-        with torch.no_grad(), recorder:
+        with torch.no_grad(), _Indexing(recorder), recorder:
             out = inst.model(*inst.inputs)
     except Exception as e:  # the reference's own failure on meta (data-dependent code, …)
         return Untraceable(f"the reference forward cannot run on the meta device at shape "
@@ -125,12 +128,36 @@ def trace_shape(task: Task, shape: str, replace: dict[int, Any] | None = None
     )
 
 
+class _Indexing(TorchFunctionMode):
+    """`v[:, [-1]]` makes its index tensor below the dispatcher, on the meta device, so its
+    values never reach the trace: the lists of ints a `__getitem__` is given are kept, in
+    order, for the `index.Tensor` node it dispatches (_Recorder.value)."""
+
+    MAX_LIST = 64  # longer lists stay unknown
+
+    def __init__(self, recorder: _Recorder):
+        super().__init__()
+        self.recorder = recorder
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        if func is torch.Tensor.__getitem__ and len(args) == 2:
+            items = args[1] if isinstance(args[1], tuple) else (args[1],)
+            self.recorder.lists = [tuple(i) for i in items if _int_list(i, self.MAX_LIST)]
+        return func(*args, **(kwargs or {}))
+
+
+def _int_list(item: Any, limit: int) -> bool:
+    return isinstance(item, list) and 0 < len(item) <= limit and all(
+        type(i) is int for i in item)
+
+
 class _Recorder(TorchDispatchMode):
     def __init__(self):
         super().__init__()
         self.nodes: list[Node] = []
         self.refs: dict[int, Ref] = {}
         self.alive: list[torch.Tensor] = []  # held so that ids are never reused mid-trace
+        self.lists: list[tuple[int, ...]] = []  # _Indexing's, for the next index.Tensor
 
     def name_inputs(self, inputs) -> None:
         for i, x in enumerate(inputs):
@@ -145,6 +172,8 @@ class _Recorder(TorchDispatchMode):
         kwargs = kwargs or {}
         out = func(*args, **kwargs)
         bound = _bind_schema(func, args, kwargs)
+        if func is torch.ops.aten.index.Tensor:
+            bound = self._constant_indices(bound)
         index = len(self.nodes)
         outs = [t for t in (out if isinstance(out, tuple | list) else (out,))]
         self.nodes.append(Node(
@@ -156,6 +185,19 @@ class _Recorder(TorchDispatchMode):
             if isinstance(t, torch.Tensor):
                 self._bind(t, Ref("node", (index, k)))
         return out
+
+    def _constant_indices(self, bound: list) -> list:
+        """The unknown index tensors of an index.Tensor, in order, as the lists of ints its
+        `__getitem__` was given, where their sizes agree; the lists are used once."""
+        lists, self.lists = self.lists, []
+        indices = bound[1][1]
+        unknown = [t for t in indices if isinstance(t, torch.Tensor) and id(t) not in self.refs]
+        if len(unknown) != len(lists) or any(
+                t.dim() != 1 or t.numel() != len(v) for t, v in zip(unknown, lists, strict=True)):
+            return bound
+        for t, v in zip(unknown, lists, strict=True):
+            self._bind(t, Ref("const", v))
+        return bound
 
     def value(self, v: Any) -> Any:
         """A plain, comparable form of an argument or output."""
