@@ -68,7 +68,9 @@ SUITE = {"models/bce_with_logits": ("row_reduce", 1),
          # logits.float()[:, :-1] viewed as (B*S', V): the slice moved under the cast (a part
          # of what the LM head stores), the view kept at (B, S', V) for the log-softmax over
          # V and the loss over every element, the labels read at (B, S')
-         "models/causal_lm_loss": ("gemm+row_reduce", 4)}
+         "models/causal_lm_loss": ("gemm+row_reduce", 4),
+         # ones(S, S, dtype=bool).triu(1) as a mask (graph_index._triangle) under a softmax
+         "level2/causal_softmax": ("row_reduce", 1)}
 
 
 def verify_jobs() -> dict:
