@@ -133,9 +133,9 @@ def _task(tmp_path, body: str, inputs: str = "[torch.randn(4, 6, 8)]"):
      "node 0 (aten.sort.default): neither a pointwise op, a view nor a reduction"),
     ("return x.view(4, 6, 2, 4).sum(dim=(0, 2))", "node 1 (aten.sum.dim_IntList): reduces "
      "dims (0, 2), which are neither adjacent nor all but one run of adjacent dims"),
-    ("return x.softmax(-1).reshape(4, 48).sum(1)", "node 2 (aten.sum.dim_IntList): reads a "
+    ("return x.softmax(-1).reshape(4, 48).cumsum(1)", "node 2 (aten.cumsum.default): reads a "
      "reshape in the middle of the graph, which is kept at its source's shape for pointwise "
-     "ops, softmaxes and an NLL loss only"),
+     "ops, reductions over whole groups of it, softmaxes and an NLL loss only"),
     ("return x.reshape(8, 24) * 2", "node 0 (aten.view.default): reshapes (4, 6, 8) to (8, 24), "
      "regrouping dims"),
     ("return x.sum(dim=1, keepdim=True) + x.sum(dim=2, keepdim=True)", "node 1 (aten.sum."
@@ -160,6 +160,8 @@ def test_decline_names_the_first_node_and_why(tmp_path, body, words):
     # kept at the softmax's shape down to the output, which the forward reshapes
     ("return (x.softmax(-1).reshape(4, 48) * 2).log_softmax(-1).reshape(4, 6, 8)",
      "row_reduce"),
+    # a sum over the merged dims: over the dims they merged
+    ("return x.softmax(-1).reshape(4, 48).sum(1)", "row_reduce"),
 ])
 def test_a_reshape_in_the_middle_is_moved(tmp_path, body, family):
     made = generate(_task(tmp_path, body))

@@ -26,6 +26,9 @@ from .graph import LOSS_REDUCTION, Val
 from .graph_view import permuted, regroup, turned_leaf
 from .ops import Unsupported
 
+# the nodes other than pointwise ops and reshapes that follow a held value (held_node)
+HELD_READERS = ("sum", "mean", "amax", "amin", "_softmax", "_log_softmax", "nll_loss_forward")
+
 
 class _Stuck(Exception):
     """A value of the cone that cannot be moved across the reshape."""
@@ -189,22 +192,26 @@ def hold(b, index: int, src: str, shape: tuple, dtype: str, sizes: tuple) -> boo
 
 
 def held_node(b, index: int, node) -> None:
-    """A softmax, a log-softmax or an NLL loss reading a held value, computed at the held
-    shape where its dims are whole groups of the reshape (a causal LM's (B*S', V) logits:
-    the log-softmax over V of (B, S', V), the loss over every element); held again where its
-    result keeps the reshape's dims. Anything else that reads a held value is declined."""
+    """A sum, mean, amax, amin, softmax, log-softmax or NLL loss reading a held value,
+    computed at the held shape where its dims are whole groups of the reshape (a causal LM's
+    (B*S', V) logits: the log-softmax over V of (B, S', V), the loss over every element);
+    held again where its result keeps the reshape's dims. Anything else that reads a held
+    value is declined."""
     from .graph import _dims
 
     x = b.operand(index, "self", node.arg("self"))
     if x in b.held and node.name in ("view", "_unsafe_view", "reshape"):
         return _reheld(b, index, node, b.held[x])
-    if x not in b.held or node.name not in ("_softmax", "_log_softmax", "nll_loss_forward"):
+    if x not in b.held or node.name not in HELD_READERS:
         raise Unsupported("reads a reshape in the middle of the graph, which is kept at its "
-                          "source's shape for pointwise ops, softmaxes and an NLL loss only")
+                          "source's shape for pointwise ops, reductions over whole groups "
+                          "of it, softmaxes and an NLL loss only")
     at, shape = b.vals[b.held[x]].shape, b.vals[x].shape
     grouping = groups(at, shape)
     if node.name == "nll_loss_forward":
         return _held_nll(b, index, node, x, at, shape, grouping)
+    if node.name in ("sum", "mean", "amax", "amin"):
+        return _held_reduce(b, index, node, x, at, shape, grouping)
     dims = _whole(grouping, _dims(node.arg("dim"), len(shape)))
     if dims is None or node.arg("half_to_float"):
         raise Unsupported(f"a softmax over dims of a reshape's {shape} that are not whole "
@@ -214,6 +221,28 @@ def held_node(b, index: int, node) -> None:
     meta = node.outs[0]
     softmax(b, index, b.held[x], dims, node.name == "_log_softmax", meta.dtype, f"v{index}_h")
     hold(b, index, f"v{index}_h", meta.shape, meta.dtype, b.vals[x].span)
+
+
+def _held_reduce(b, index: int, node, x: str, at: tuple, shape: tuple, grouping: list
+                 ) -> None:
+    """A sum, mean, amax or amin over whole groups of the reshape: over their source dims."""
+    from .graph import _dims, _reduction
+
+    args, meta = dict(node.args), node.outs[0]
+    dims = _whole(grouping, _dims(args.get("dim"), len(shape)))
+    if not dims:
+        raise Unsupported(f"a reduction over dims of a reshape's {shape} that are not whole "
+                          f"groups of its source's {at}")
+    combine, finalize, _ = _reduction(node.name, args)
+    y = b.reduction(index, b.held[x], dims, bool(args.get("keepdim", False)), combine,
+                    finalize, f"v{index}_h", meta.dtype)
+    made = b.vals[y].shape
+    if made == meta.shape:  # the reduced dims were all the reshape regrouped
+        b.put(Val(f"v{index}", meta.shape, meta.dtype, "op", index, expr="{0}", operands=(y,)))
+        return
+    sizes = regroup(made, meta.shape, self_inputs(b), b.trace.init_inputs)
+    if not hold(b, index, y, meta.shape, meta.dtype, sizes):
+        raise Unsupported(f"a reduction of a reshape to {meta.shape} that keeps no groups")
 
 
 def _reheld(b, index: int, node, src: str) -> None:
