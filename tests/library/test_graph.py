@@ -133,8 +133,9 @@ def _task(tmp_path, body: str, inputs: str = "[torch.randn(4, 6, 8)]"):
      "node 0 (aten.sort.default): neither a pointwise op, a view nor a reduction"),
     ("return x.view(4, 6, 2, 4).sum(dim=(0, 2))", "node 1 (aten.sum.dim_IntList): reduces "
      "dims (0, 2), which are neither adjacent nor all but one run of adjacent dims"),
-    ("return (x * 2).reshape(4, 48) + 1", "node 1 (aten.view.default): reshapes (4, 6, 8) to "
-     "(4, 48) in the middle of the graph"),
+    ("return x.softmax(-1).reshape(4, 48).cumsum(1)", "node 2 (aten.cumsum.default): reads a "
+     "reshape in the middle of the graph, which is kept at its source's shape for pointwise "
+     "ops, reductions over whole groups of it, softmaxes and an NLL loss only"),
     ("return x.reshape(8, 24) * 2", "node 0 (aten.view.default): reshapes (4, 6, 8) to (8, 24), "
      "regrouping dims"),
     ("return x.sum(dim=1, keepdim=True) + x.sum(dim=2, keepdim=True)", "node 1 (aten.sum."
@@ -151,6 +152,21 @@ def test_decline_names_the_first_node_and_why(tmp_path, body, words):
     result = generate(_task(tmp_path, body))
     assert isinstance(result, NotCovered)
     assert "the graph generator stops at " + words in result.reason
+
+
+@pytest.mark.parametrize("body, family", [
+    # moved up: computed at the new shape from the reshaped input
+    ("return (x * 2).reshape(4, 48) + 1", "pointwise"),
+    # kept at the softmax's shape down to the output, which the forward reshapes
+    ("return (x.softmax(-1).reshape(4, 48) * 2).log_softmax(-1).reshape(4, 6, 8)",
+     "row_reduce"),
+    # a sum over the merged dims: over the dims they merged
+    ("return x.softmax(-1).reshape(4, 48).sum(1)", "row_reduce"),
+])
+def test_a_reshape_in_the_middle_is_moved(tmp_path, body, family):
+    made = generate(_task(tmp_path, body))
+    assert not isinstance(made, NotCovered), made.reason
+    assert made.family == family
 
 
 def test_softmax_over_a_leading_dim_is_three_passes(tmp_path):

@@ -72,7 +72,23 @@ SUITE = {"models/bce_with_logits": ("row_reduce", 1),
          "models/segment_mean": ("scatter+pointwise", 4),
          # cat, a bmm, then z[:, li, lj] by tril_indices (made by a kernel, graph_take.py)
          # as a gather kernel (take.py), and a cat with the dense row
-         "models/dlrm_dot_interaction": ("pointwise+gemm+take", 4)}
+         "models/dlrm_dot_interaction": ("pointwise+gemm+take", 4),
+         # a reshape in the middle of the graph (graph_move.py): gated RMSNorm's groups, the
+         # gate's product computed at the grouped shape from reshaped inputs, the weight's
+         # product after the norm at that shape too, and the output viewed back
+         "models/gated_rmsnorm": ("row_reduce", 1),
+         # q.float() and k.float().transpose(-1, -2) viewed as (B*H, ·, ·): the reshape moved
+         # up through the casts to the inputs; ALiBi's (H,) slope read once per softmax row
+         "models/alibi_attention": ("pointwise+gemm+row_reduce", 5),
+         # repeat_kv's copy of k[:, :, None].expand(B, KV, n, S, D) bound in forward, then
+         # merged to (B, H, S, D); the causal mask ones(S, S).triu(1) from positions
+         "models/gqa_repeat_kv_attention": ("gemm+row_reduce", 3),
+         # logits.float()[:, :-1] viewed as (B*S', V): the slice moved under the cast (a part
+         # of what the LM head stores), the view kept at (B, S', V) for the log-softmax over
+         # V and the loss over every element, the labels read at (B, S')
+         "models/causal_lm_loss": ("gemm+row_reduce", 4),
+         # ones(S, S, dtype=bool).triu(1) as a mask (graph_index._triangle) under a softmax
+         "level2/causal_softmax": ("row_reduce", 1)}
 
 
 def verify_jobs() -> dict:

@@ -21,6 +21,9 @@ REDUCE_OPS = {"sum", "mean", "amax", "amin", "max", "min", "linalg_vector_norm",
 VIEW_OPS = {"view", "_unsafe_view", "reshape", "unsqueeze", "squeeze", "expand", "permute",
             "transpose", "t"}
 LOSS_REDUCTION = {0: None, 1: "mean", 2: "sum"}
+# a product reads a reshape held at its source's shape (graph_move.py) as the "regroup" it
+# is: its prologue writes the source to a temporary, the reshape a view of it (gemm.py)
+PRODUCTS = {"mm", "bmm", "addmm", "linear"}
 # leaves the forward binds from another leaf (source[1]): a reshape, a slice or a select
 DERIVED_LEAVES = ("reshape",)
 
@@ -109,12 +112,17 @@ def build_graph(trace: Trace, scalars: dict[tuple[int, float], FwdArg] | None = 
                        "saved statistics)")
     if vid in builder.lifted:  # the kernels write group norm's view; the forward reshapes
         builder.reshaped = (builder.lifted[vid], builder.vals[vid].span)
+    if vid in builder.held:  # a reshape moved down to the output (graph_move.py)
+        builder.reshaped = (builder.held[vid], builder.vals[vid].span)
+    # with several outputs, or where a moved reshape left its old values behind, the graph
+    # keeps only what the output reads
+    prune = output is not None or builder.moved
     if builder.reshaped is not None:  # the kernels write the tensor before the reshape
         src, sizes = builder.reshaped
         shape = trace.nodes[out.key[0]].outs[0].shape
-        vals = builder.vals if output is None else _reaching(builder.vals, src)
+        vals = _reaching(builder.vals, src) if prune else builder.vals
         return Graph(vals, src, tuple(n.op for n in trace.nodes), (sizes, shape), live.unkept)
-    vals = builder.vals if output is None else _reaching(builder.vals, vid)
+    vals = _reaching(builder.vals, vid) if prune else builder.vals
     return Graph(vals, vid, tuple(n.op for n in trace.nodes), unkept=live.unkept)
 
 
@@ -141,6 +149,8 @@ class _Builder:
         self.extra: dict[str, tuple[int, str]] = {}  # ids of outputs the graph cannot make
         self.reshaped = None  # (value id, sizes) when the output is a reshape of that value
         self.lifted: dict[str, str] = {}  # group norm's view (graph_group.py): id -> lifted id
+        self.held: dict[str, str] = {}  # a reshape kept at its source's shape (graph_move.py)
+        self.moved = False  # a reshape was moved (graph_move.py): its old values are dead
 
     def add(self, index: int, node: Node) -> None:
         target = node.args[0][1] if node.args else None
@@ -150,6 +160,11 @@ class _Builder:
         made = pointwise(node)
         if made is not None:
             return self._op(index, node, *made)
+        if self.held and node.name not in PRODUCTS and \
+                any(self.id_of(r) in self.held for r in _refs(node.args)):
+            from .graph_move import held_node  # a reduction of a reshape kept at its source's
+
+            return held_node(self, index, node)
         if node.name in VIEW_OPS:
             return self._view(index, node)
         if node.name in REDUCE_OPS:
@@ -226,8 +241,20 @@ class _Builder:
             self.put(Val(f"v{index}", src.shape, src.dtype, "leaf", -1,
                          source=("reshape", src.id, sizes, "")))
             return
+        if expr == "{0}" and self.vals[ops[0]].kind == "view" \
+                and self.vals[ops[0]].dtype == node.outs[0].dtype:
+            from .graph_view import broadcast_leaf  # a copy of a leaf's broadcast (repeat_kv)
+
+            made = broadcast_leaf(f"v{index}", self.vals, ops[0])
+            if made is not None:
+                self.put(made)
+                return
         if any(o in self.lifted for o in ops if isinstance(o, str)):
             return _group().lifted_op(self, index, node, expr, ops)
+        if any(o in self.held for o in ops if isinstance(o, str)):
+            from .graph_move import held_op
+
+            return held_op(self, index, node, expr, ops)
         meta = node.outs[0]
         self.put(Val(f"v{index}", meta.shape, meta.dtype, "op", index, expr=expr,
                      operands=ops))
@@ -299,6 +326,15 @@ class _Builder:
     def _extras(self, index: int, node: Node) -> None:
         for k in range(1, len(node.outs)):
             self.extra[f"v{index}_{k}"] = (index, node.op)
+
+
+def _refs(args) -> list[Ref]:
+    """The tensors among a node's arguments, lists (cat's) included."""
+    found = []
+    for _, value in args:
+        values = value if isinstance(value, tuple | list) else (value,)
+        found += [v for v in values if isinstance(v, Ref)]
+    return found
 
 
 def _reduction(name: str, args: dict) -> tuple[str, str, str | None]:
@@ -404,17 +440,22 @@ def _softmax(self: _Builder, index: int, node: Node) -> None:
     if node.arg("half_to_float"):
         raise Unsupported("softmax with half_to_float")
     x = self.operand(index, "self", node.arg("self"))
-    shape, dtype = self.vals[x].shape, node.outs[0].dtype
-    dims = _dims(node.arg("dim"), len(shape))
+    softmax(self, index, x, _dims(node.arg("dim"), len(self.vals[x].shape)),
+            node.name == "_log_softmax", node.outs[0].dtype, f"v{index}")
+
+
+def softmax(self: _Builder, index: int, x: str, dims: tuple, log: bool, dtype: str,
+            vid: str) -> None:
+    """_softmax's values over `dims` of x, the result named `vid`."""
+    shape = self.vals[x].shape
     top = self.reduction(index, x, dims, True, "max", "{acc}", self.fresh(index, "_max"),
                          dtype)
     exp = self.put(Val(self.fresh(index, "_exp"), shape, dtype, "op", index,
                        expr="tl.exp({0} - {1})", operands=(x, top)))
     total = self.reduction(index, exp, dims, True, "sum", "{acc}", self.fresh(index, "_sum"),
                            dtype)
-    expr = "{0} - {1} - tl.log({2})" if node.name == "_log_softmax" else \
-        "tl.exp({0} - {1}) / {2}"
-    self.put(Val(f"v{index}", shape, dtype, "op", index, expr=expr, operands=(x, top, total)))
+    expr = "{0} - {1} - tl.log({2})" if log else "tl.exp({0} - {1}) / {2}"
+    self.put(Val(vid, shape, dtype, "op", index, expr=expr, operands=(x, top, total)))
 
 
 def _more_writers() -> dict:

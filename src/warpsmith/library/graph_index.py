@@ -74,34 +74,76 @@ def _nll_loss(b: _Builder, index: int, node: Node) -> None:
         raise Unsupported("nll_loss with class weights")
     x = b.operand(index, "self", node.arg("self"))
     t = b.operand(index, "target", node.arg("target"))
-    shape, dtype = b.vals[x].shape, node.outs[0].dtype
+    shape = b.vals[x].shape
     if len(shape) != 2 or b.vals[t].shape != shape[:1]:
         raise Unsupported(f"nll_loss over {shape} (rows of classes, one target a row)")
-    rows = b.put(Val(b.fresh(index, "_t"), (shape[0], 1), b.vals[t].dtype, "view", index,
-                     operands=(t,), view=(0, None)))
+    nll(b, index, node, x, t, f"v{index}")
+
+
+def nll(b: _Builder, index: int, node: Node, x: str, t: str, vid: str) -> None:
+    """nll_loss_forward's values over (..., C) log-probabilities x and (...) targets t (a
+    reshape to (N, C) before it kept at x's shape: graph_move.py), the result named vid."""
+    shape, dtype = b.vals[x].shape, node.outs[0].dtype
+    last = len(shape) - 1
+    rows = b.put(Val(b.fresh(index, "_t"), shape[:last] + (1,), b.vals[t].dtype, "view",
+                     index, operands=(t,), view=(*range(last), None)))
+    # where the position is the target, "the position is not ignore_index" is "the target
+    # is not": both sides of the & then vary along the row (the interpreter's & of a row's
+    # one number with a vector fails)
     ignore = float(node.arg("ignore_index"))
-    pos = _positions(b, index, shape, 1)
+    pos = _positions(b, index, shape, last)
     picked = b.put(Val(b.fresh(index, "_pick"), shape, dtype, "op", index,
-                       expr=f"tl.where(({{1}} == {{2}}) & ({{2}} != {ignore!r}), -{{0}}, 0.0)",
+                       expr=f"tl.where(({{1}} == {{2}}) & ({{1}} != {ignore!r}), -{{0}}, 0.0)",
                        operands=(x, pos, rows)))
     kind = LOSS_REDUCTION.get(node.arg("reduction"))
     b.extra[f"v{index}_1"] = (index, node.op)  # total_weight: not made
     if kind is None:
-        b.reduction(index, picked, (1,), False, "sum", "{acc}", f"v{index}", dtype)
+        b.reduction(index, picked, (last,), False, "sum", "{acc}", vid, dtype)
         return
-    # both sums over every element of (N, C), so one kernel's two accumulators make them
-    total = b.reduction(index, picked, (0, 1), False, "sum", "{acc}", b.fresh(index, "_sum"),
+    # both sums over every element, so one kernel's two accumulators make them
+    every = tuple(range(len(shape)))
+    total = b.reduction(index, picked, every, False, "sum", "{acc}", b.fresh(index, "_sum"),
                         dtype)
     if kind == "sum":
-        b.vals[f"v{index}"] = b.vals.pop(total)
-        b.vals[f"v{index}"].id = f"v{index}"
+        b.vals[vid] = b.vals.pop(total)
+        b.vals[vid].id = vid
         return
     hits = b.put(Val(b.fresh(index, "_hit"), shape, dtype, "op", index,
-                     expr=f"tl.where(({{0}} == {{1}}) & ({{1}} != {ignore!r}), 1.0, 0.0)",
+                     expr=f"tl.where(({{0}} == {{1}}) & ({{0}} != {ignore!r}), 1.0, 0.0)",
                      operands=(pos, rows)))
-    count = b.reduction(index, hits, (0, 1), False, "sum", "{acc}", b.fresh(index, "_count"),
+    count = b.reduction(index, hits, every, False, "sum", "{acc}", b.fresh(index, "_count"),
                         dtype)
-    b.put(Val(f"v{index}", (), dtype, "op", index, expr="{0} / {1}", operands=(total, count)))
+    b.put(Val(vid, (), dtype, "op", index, expr="{0} / {1}", operands=(total, count)))
 
 
-WRITERS = {"gather": _gather, "scatter": _scatter, "nll_loss_forward": _nll_loss}
+def _triangle(keep: str):
+    """triu/tril(x, k): x where the column less the row is >= k (triu) or <= k (tril), else
+    0 (False for a mask: the causal mask of `ones(S, S, dtype=bool).triu(1)`), the row and
+    column positions leaves along the last two dims."""
+    def write(b: _Builder, index: int, node: Node) -> None:
+        x = b.operand(index, "self", node.arg("self"))
+        shape, dtype = b.vals[x].shape, node.outs[0].dtype
+        if len(shape) < 2:
+            raise Unsupported(f"{node.name} of a {len(shape)}-D tensor")
+        rows = _positions(b, index, shape, len(shape) - 2)
+        cols = _positions(b, index, shape, len(shape) - 1)
+        inside = f"({{2}} - {{1}} {keep} {int(node.arg('diagonal'))})"
+        expr = f"{inside} & ({{0}} != 0)" if dtype == "bool" else f"tl.where({inside}, {{0}}, 0.0)"
+        b.put(Val(f"v{index}", shape, dtype, "op", index, expr=expr, operands=(x, rows, cols)))
+    return write
+
+
+def _constant(b: _Builder, index: int, node: Node) -> None:
+    """ones, zeros, full of a size: a constant op ("True"/"False" for a mask)."""
+    meta = node.outs[0]
+    if meta.dtype != "bool":
+        from .graph_scan import WRITERS as SCAN
+
+        return SCAN["full_like" if node.name == "full" else f"{node.name}_like"](b, index, node)
+    fill = {"ones": 1, "zeros": 0}.get(node.name, node.args and dict(node.args).get("fill_value"))
+    b.put(Val(f"v{index}", meta.shape, meta.dtype, "op", index, expr=repr(bool(fill))))
+
+
+WRITERS = {"gather": _gather, "scatter": _scatter, "nll_loss_forward": _nll_loss,
+           "triu": _triangle(">="), "tril": _triangle("<="), "ones": _constant,
+           "zeros": _constant, "full": _constant}

@@ -19,7 +19,7 @@ from __future__ import annotations
 from . import graph_scan
 from .graph import Val, _Builder
 from .ops import Unsupported
-from .trace import Node
+from .trace import Meta, Node
 
 DENOMINATORS = range(2, 9)  # x.shape[d] * p // q for the fractions a model's split writes
 SHIFTS = range(1, 9)  # x.shape[d] - c for a shift by a few positions
@@ -43,14 +43,39 @@ def _sizes(shape: tuple[int, ...], dim: int, length: str) -> tuple[str, ...]:
     return tuple(length if j == dim else f"{{h}}.shape[{j}]" for j in range(len(shape)))
 
 
-def _narrowed(b: _Builder, index: int, k: int, src: str, dim: int, start: int, size: int
-              ) -> None:
-    shape, meta = b.vals[src].shape, b.trace.nodes[index].outs[k]
+def _narrowed(b: _Builder, index: int, k: int, src: str, dim: int, start: int, size: int,
+              vid: str | None = None, dtype: str | None = None) -> None:
+    """`src` narrowed along `dim`; a part of an elementwise op of values at its shape is that
+    op of their parts (a causal LM's logits.float()[:, :-1] after its LM head: the product's
+    part is a view of what it stores, where the float logits' part would be stored by none)."""
+    val, meta = b.vals[src], b.trace.nodes[index].outs[k]
+    vid = vid or (f"v{index}" if k == 0 else f"v{index}_{k}")
+    shape = val.shape
+    if _elementwise(b, val):
+        parts = []
+        for o in val.operands:
+            if isinstance(o, str):
+                _narrowed(b, index, k, o, dim, start, size, f"{o}_n{index}", b.vals[o].dtype)
+                o = f"{o}_n{index}"
+            parts.append(o)
+        b.put(Val(vid, meta.shape, val.dtype, "op", val.node, expr=val.expr,
+                  operands=tuple(parts)))
+        return
+    if dtype is not None:  # an operand's part: its own dtype, not the node's output's
+        meta = Meta(meta.shape, dtype)
     length = extent(size, shape[dim], dim) if start == 0 else \
         _difference(extent(start + size, shape[dim], dim), extent(start, shape[dim], dim))
     prefix = f".narrow({dim}, {extent(start, shape[dim], dim)}, {length})"
-    _part(b, f"v{index}" if k == 0 else f"v{index}_{k}", src, meta, _sizes(shape, dim, length),
-          prefix)
+    _part(b, vid, src, meta, _sizes(shape, dim, length), prefix)
+
+
+def _elementwise(b: _Builder, val: Val) -> bool:
+    """An op whose tensor operands all have its shape, and which no product, convolution or
+    pool can store in its epilogue (its shape is none of theirs)."""
+    stored = {v.shape for v in b.vals.values() if v.kind in ("gemm", "conv", "pool")}
+    return val.kind == "op" and val.shape not in stored and all(
+        b.vals[o].shape == val.shape for o in val.operands if isinstance(o, str)) and \
+        any(isinstance(o, str) for o in val.operands)
 
 
 def _part(b: _Builder, vid: str, src: str, meta, sizes: tuple[str, ...], prefix: str) -> None:

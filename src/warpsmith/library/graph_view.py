@@ -23,7 +23,7 @@ def regroup(src: tuple[int, ...], out: tuple[int, ...], inputs=(), inits=()
     """For each dim of `out`, its size over the source's ("{h}.shape[j]"), where each out
     dim is one source dim, a product of adjacent ones (merged) or a factor of one (split).
     `inputs`: (forward name, shape) of the forward's inputs, which a split may follow;
-    `inits`: the constructor's arguments, which its factors may follow."""
+    `inits`: the constructor's arguments, which a split's factors may follow."""
     sizes: list[str] = []
     i, j = 0, 0
     while j < len(out):
@@ -53,16 +53,22 @@ def regroup(src: tuple[int, ...], out: tuple[int, ...], inputs=(), inits=()
 
 
 def _split(src, out, i: int, j: int, sizes: list[str], inputs=(), inits=()) -> int:
-    """One source dim into out[j:k]: an input's run of dims where one has these sizes (a
-    split that undoes a merge of its dims), else the factors after the first are the trace's
-    numbers (a constructor argument equal to one: attention's `view(B, S, -1, head_dim)`
-    follows head_dim on the verifier's twin) and the first is what they leave of the source
-    dim."""
+    """One source dim into out[j:k]: the factors after the first as constructor arguments
+    where each is exactly one of them (gated RMSNorm's `group_size`: the candidate keeps it
+    as `self.size{k}`), else an input's run of dims where one has these sizes (a split that
+    undoes a merge of its dims), else the factors after the first are the trace's numbers (a
+    constructor argument equal to one: attention's `view(B, S, -1, head_dim)` follows
+    head_dim on the verifier's twin) and the first is what they leave of the source dim."""
     k = j
     while k < len(out) and math.prod(out[j:k + 1]) < src[i]:
         k += 1
     if k == len(out) or math.prod(out[j:k + 1]) != src[i]:
         raise _mixed(src, out)
+    kept = _init_factors(out[j + 1:k + 1], inits)
+    if kept is not None:
+        sizes.append(" // ".join([f"{{h}}.shape[{i}]", *kept]))
+        sizes.extend(kept)
+        return k + 1
     run = _input_run(out[j:k + 1], inputs)
     if run is not None:
         sizes.extend(run)
@@ -81,6 +87,18 @@ def _factor(size: int, inits) -> str:
         if type(arg) is int and arg == size >= 8:
             return f"self.size{k}"
     return str(size)
+
+
+def _init_factors(factors: tuple[int, ...], inits) -> list[str] | None:
+    """`self.size{k}` for each factor that is one constructor argument and no other (a
+    factor of 1, or one two arguments share, says nothing). None where any factor is not."""
+    kept = []
+    for f in factors:
+        ks = [k for k, a in enumerate(inits) if type(a) is int and a == f]
+        if f == 1 or len(ks) != 1:
+            return None
+        kept.append(f"self.size{ks[0]}")
+    return kept if kept else None
 
 
 def _input_run(factors: tuple[int, ...], inputs) -> list[str] | None:
@@ -108,14 +126,9 @@ def reshape(builder, index: int, node, src: str) -> None:
     inits = trace.init_inputs
     permuted = _permuted_leaf(builder.vals, src)
     if permuted is not None and val.kind == "view":  # attention's key.transpose(2, 3) as
-        leaf, order = permuted  # (B*H, D, S) for a bmm: a view of the leaf the forward binds
-        shape = tuple(builder.vals[leaf].shape[d] for d in order)
-        sizes = tuple(re.sub(r"\{h\}\.shape\[(\d+)\]",
-                             lambda m: f"{{h}}.shape[{order[int(m.group(1))]}]", size)
-                      for size in regroup(shape, meta.shape, inputs, inits))
-        turn = "" if list(order) == sorted(order) else f".permute({', '.join(map(str, order))})"
-        builder.put(Val(f"v{index}", meta.shape, meta.dtype, "leaf", -1,
-                        source=("reshape", leaf, sizes, *((turn,) if turn else ()))))
+        # (B*H, D, S) for a bmm: a view of the leaf the forward binds
+        builder.put(turned_leaf(f"v{index}", builder.vals[permuted[0]], permuted[1],
+                                meta.shape, meta.dtype, inputs, inits))
         return
     sizes = regroup(val.shape, meta.shape, inputs, inits)
     if val.kind == "leaf":
@@ -126,7 +139,15 @@ def reshape(builder, index: int, node, src: str) -> None:
     if getattr(out, "kind", None) == "node" and out.key == (index, 0):
         builder.reshaped = (src, sizes)
         return
-    if not any(v.kind in ("gemm", "conv", "pool", "topk") for v in builder.vals.values()):
+    from . import graph_move  # it builds on regroup, so it is imported late
+
+    if graph_move.pushed(builder, index, src, meta.shape):
+        return
+    stored = any(v.kind in ("gemm", "conv", "pool", "topk") for v in builder.vals.values())
+    if (not stored or not graph_move.storable(builder, src)) and \
+            graph_move.hold(builder, index, src, meta.shape, meta.dtype, sizes):
+        return
+    if not stored:
         raise Unsupported(f"reshapes {val.shape} to {meta.shape} in the middle of the graph (a "
                           "reshape of an input or of the output is placed)")
     # after a GEMM, convolution, pool or top-k: placed where that kernel stores its source
@@ -135,18 +156,34 @@ def reshape(builder, index: int, node, src: str) -> None:
                     span=sizes))
 
 
+def turned_leaf(vid: str, leaf: Val, order: tuple[int, ...], shape: tuple, dtype: str,
+                inputs=(), inits=()) -> Val:
+    """A leaf the forward binds as `leaf` permuted by `order` (where that is no identity),
+    then reshaped to `shape`: its sizes over the leaf's own dims."""
+    turned = tuple(leaf.shape[d] for d in order)
+    sizes = tuple(re.sub(r"\{h\}\.shape\[(\d+)\]",
+                         lambda m: f"{{h}}.shape[{order[int(m.group(1))]}]", size)
+                  for size in regroup(turned, shape, inputs, inits))
+    turn = "" if list(order) == sorted(order) else f".permute({', '.join(map(str, order))})"
+    return Val(vid, shape, dtype, "leaf", -1,
+               source=("reshape", leaf.id, sizes, *((turn,) if turn else ())))
+
+
 def _permuted_leaf(vals: dict, vid: str) -> tuple[str, tuple[int, ...]] | None:
     """(leaf, order) when `vid` is views of a leaf that only permute its dims and add or
     broadcast dims of size 1 (a transpose, a same-size expand): the leaf permuted by `order`
     holds vid's elements in vid's order. None for anything else (a broadcast to a larger
     size would need a copy)."""
-    val, shown = vals[vid], None
-    while val.kind == "view":
-        src = vals[val.operands[0]]
-        step = val.view
-        shown = step if shown is None else tuple(None if d is None else step[d] for d in shown)
-        val = src
-    if val.kind != "leaf" or shown is None:
+    found = permuted(vals, vid)
+    return found if found is not None and vals[found[0]].kind == "leaf" else None
+
+
+def permuted(vals: dict, vid: str) -> tuple[str, tuple[int, ...]] | None:
+    """(base, order) when `vid` is views of `base`, the first value that is no view, that
+    only permute its dims and add or broadcast dims of size 1: base permuted by `order`
+    holds vid's elements in vid's order. None for anything else."""
+    val, shown = _shown(vals, vid)
+    if shown is None:
         return None
     used = [d for d in shown if d is not None]
     if any(d is None and s != 1 for d, s in zip(shown, vals[vid].shape, strict=True)) or \
@@ -156,6 +193,40 @@ def _permuted_leaf(vals: dict, vid: str) -> tuple[str, tuple[int, ...]] | None:
     if any(val.shape[d] != 1 for d in rest):
         return None
     return val.id, tuple(used + rest)
+
+
+def _shown(vals: dict, vid: str) -> tuple[Val, tuple | None]:
+    """(base, shown): the first value under `vid`'s chain of views, and for each of vid's
+    dims the base dim it shows (None: a new or broadcast dim); shown is None where vid is
+    no view."""
+    val, shown = vals[vid], None
+    while val.kind == "view":
+        step = val.view
+        shown = step if shown is None else tuple(None if d is None else step[d] for d in shown)
+        val = vals[val.operands[0]]
+    return val, shown
+
+
+def broadcast_leaf(vid: str, vals: dict, src: str) -> Val | None:
+    """A copy (clone) of views of a leaf that keep its dims in order and broadcast new ones
+    (repeat_kv's k[:, :, None].expand(B, KV, n, S, D)): a leaf the forward binds as the
+    leaf viewed with those dims, then expanded; the reshape after it copies. A broadcast
+    size is written as the trace's number (a head count the verifier's twin keeps). None
+    where the views permute the leaf or drop a dim of it."""
+    leaf, shown = _shown(vals, src)
+    shape = vals[src].shape
+    used = [d for d in shown or () if d is not None]
+    if shown is None or leaf.kind != "leaf" or used != sorted(set(used)) or \
+            any(leaf.shape[d] != 1 for d in range(len(leaf.shape)) if d not in used):
+        return None
+    viewed = [f"{{h}}.shape[{d}]" if d is not None else "1" for d in shown]
+    grown = ["-1" if d is not None or s == 1 else str(s) for d, s in zip(shown, shape,
+                                                                        strict=True)]
+    sizes = tuple(f"{{h}}.shape[{d}]" if d is not None else str(s)
+                  for d, s in zip(shown, shape, strict=True))
+    prefix = f".reshape({', '.join(viewed)}).expand({', '.join(grown)})"
+    return Val(vid, shape, vals[src].dtype, "leaf", -1,
+               source=("reshape", leaf.id, sizes, prefix))
 
 
 def empty(builder, index: int, node) -> None:

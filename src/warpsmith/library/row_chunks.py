@@ -26,6 +26,8 @@ def splits(k) -> bool:
 def kernels(k, lay, pass_text, load, sizes: list[str]) -> str:
     """One kernel per pass; `pass_text` and `load` are row_text's, `lay` its "rows" layout,
     `sizes` the row kernel's parameters after n_red (row counts, scalars)."""
+    from .row_text import PER_ROW  # row_text imports this module
+
     reds = [r for p in k.passes for r in p.reductions]
     params = [f"{ld.name}_ptr" for ld in k.loads] + [f"{o}_ptr" for o in k.outs] + \
         [f"part_{r.name}_ptr" for r in reds] + ["n_red", "CHUNK"] + sizes + \
@@ -35,7 +37,7 @@ def kernels(k, lay, pass_text, load, sizes: list[str]) -> str:
     for i, p in enumerate(k.passes):
         body = ["row = tl.program_id(0).to(tl.int64)", "part = tl.program_id(1)",
                 "lo = part * CHUNK", "hi = tl.minimum(lo + CHUNK, n_red)"]
-        body += [load(ld, lay) for ld in k.loads if ld.kind in ("group", "scalar", "group_tail")]
+        body += [load(ld, lay) for ld in k.loads if ld.kind in PER_ROW]
         for earlier in k.passes[:i]:  # what the earlier passes found, from their partials
             body += [format_line(ln) for ln in earlier.before]
             body += [_combined(r) for r in earlier.reductions]

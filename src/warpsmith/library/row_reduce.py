@@ -213,6 +213,9 @@ def _loads(graph, maps, shape, dims, leaves, varies) -> tuple[list[Load], dict, 
             kind = "full"
         elif refs == red and refs:
             kind = "reduced"
+        elif layout_rows and refs and refs == red[len(red) - len(refs):]:
+            # the last reduced dims only: class positions over a loss's (B, S, V) rows
+            kind = "reduced_tail"
         elif layout_rows and red and refs[len(refs) - len(red):] == red \
                 and len(refs) > len(red) and refs[:len(refs) - len(red)] == \
                 kept[len(kept) - len(refs) + len(red):]:
@@ -231,6 +234,8 @@ def _loads(graph, maps, shape, dims, leaves, varies) -> tuple[list[Load], dict, 
             kind = "group"
         elif layout_rows and refs and refs == kept[len(kept) - len(refs):]:
             kind = "group_tail"  # the row's last kept dims only: a (C, 1, 1) bias per channel
+        elif layout_rows and refs and _kept_run_of(refs, kept):
+            kind = "group_run"  # a run of the row's kept dims: ALiBi's (H,) slope per row
         elif not refs:
             kind = "scalar"
         else:
@@ -244,6 +249,13 @@ def _loads(graph, maps, shape, dims, leaves, varies) -> tuple[list[Load], dict, 
         loads.append(Load(kname, host, m, kind, leaf.dtype))
         (inner if varies(key) else names)[key] = kname
     return loads, names, inner
+
+
+def _kept_run_of(refs: list, kept: list) -> bool:
+    """Indexed by adjacent kept dims only, in order (neither the first nor the last ones:
+    those are "prefix" and "group_tail" loads)."""
+    at = kept.index(refs[0]) if refs[0] in kept else -1
+    return at >= 0 and kept[at:at + len(refs)] == refs
 
 
 def _pixel_suffix(refs: list, kept: list, red: list) -> bool:
@@ -287,7 +299,7 @@ def _pass(graph, group, targets, maps, names, loads, varies) -> Pass:
         {r.source for r in reds}
     return Pass(before, loop, tuple(ld.name for ld in loads if ld.name in used
                                     and ld.kind in ("full", "reduced", "suffix", "prefix",
-                                                    "suffix_px")),
+                                                    "suffix_px", "reduced_tail")),
                 tuple(reds))
 
 

@@ -45,14 +45,17 @@ LAYOUTS = {
 }
 
 
+# the loads made once per row, before the passes: their operands do not vary along a row
+PER_ROW = ("group", "scalar", "group_tail", "group_run")
+
+
 def render_row(k):
     from .families import Piece
 
     lay = LAYOUTS[k.layout]
     lines = [ln for p in k.passes for ln in p.before + p.loop]
     scalars = runtime_scalars(lines)
-    body = list(lay["head"]) + [_load(ld, lay) for ld in k.loads
-                                if ld.kind in ("group", "scalar", "group_tail")]
+    body = list(lay["head"]) + [_load(ld, lay) for ld in k.loads if ld.kind in PER_ROW]
     for index, p in enumerate(k.passes):
         body += _pass_text(k, p, index, lay)
     body += _store_text(k, lay)
@@ -73,7 +76,8 @@ def _size_params(k, scalars) -> list[str]:
     index by, then the scalars (the chunked kernels take the same, row_chunks.py)."""
     return [f"{ld.name}_n" for ld in k.loads if ld.kind in ("suffix", "prefix")] + \
         [f"{ld.name}_{p}" for ld in k.loads if ld.kind == "suffix_px" for p in ("n", "px")] + \
-        [f"{ld.name}_n" for ld in k.loads if ld.kind == "group_tail"] + \
+        [f"{ld.name}_n" for ld in k.loads if ld.kind in ("group_tail", "reduced_tail")] + \
+        [f"{ld.name}_{p}" for ld in k.loads if ld.kind == "group_run" for p in ("n", "after")] + \
         [_arg(s) for s in scalars]
 
 
@@ -151,6 +155,11 @@ def _load(ld, lay) -> str:
                 f"{ld.name}_px) + r // {ld.name}_px, mask=mask, other=0){cast}")
     if ld.kind == "group_tail":
         return f"{ld.name} = tl.load({ld.name}_ptr + row % {ld.name}_n){cast}"
+    if ld.kind == "reduced_tail":  # broadcast along the first reduced dims: r % their rest
+        return (f"{ld.name} = tl.load({ld.name}_ptr + r % {ld.name}_n, mask=mask, "
+                f"other=0){cast}")
+    if ld.kind == "group_run":  # the row's kept dims after the operand's: `after` rows a step
+        return f"{ld.name} = tl.load({ld.name}_ptr + (row // {ld.name}_after) % {ld.name}_n){cast}"
     if ld.kind == "group":
         mask = f", mask={lay['group_mask']}, other=0" if lay["group_mask"] else ""
         return f"{ld.name} = tl.load({ld.name}_ptr + {lay['group']}{mask}){cast}"
@@ -188,11 +197,16 @@ def _launch(k, scalars) -> tuple[str, ...]:
     args += [f"math.prod(F[{next(d for d in ld.dims if d is not None)}:{first}])"
              if ld.kind == "suffix" else _prefix_rows(ld, first)
              for ld in k.loads if ld.kind in ("suffix", "prefix")]
-    args += [f"math.prod(F[{next(d for d in ld.dims if d is not None)}:{first}])"
-             for ld in k.loads if ld.kind == "group_tail"]
-    for ld in (ld for ld in k.loads if ld.kind == "suffix_px"):
+    for ld in (ld for ld in k.loads if ld.kind == "suffix_px"):  # in _size_params' order
         refs = [d for d in ld.dims if d is not None]
         args += [f"math.prod(F[{refs[0]}:{first}])", f"math.prod(F[{refs[-1] + 1}:{last + 1}])"]
+    args += [f"math.prod(F[{next(d for d in ld.dims if d is not None)}:{first}])"
+             if ld.kind == "group_tail" else
+             f"math.prod(F[{next(d for d in ld.dims if d is not None)}:{last + 1}])"
+             for ld in k.loads if ld.kind in ("group_tail", "reduced_tail")]
+    for ld in (ld for ld in k.loads if ld.kind == "group_run"):
+        refs = [d for d in ld.dims if d is not None]
+        args += [f"math.prod(F[{refs[0]}:{refs[-1] + 1}])", f"math.prod(F[{refs[-1] + 1}:{first}])"]
     args += [_host_arg(s) for s in scalars]
     call = [f"{k.name}[grid](", f"    {', '.join(args)},", f"    {blocks}, num_warps=RED_WARPS)"]
     if not row_chunks.splits(k):
