@@ -41,7 +41,7 @@ def cuda_required(v: Verdict, report: WorkerReport | str, source: str,
     model built, no launch of its kernels): a kernel that needs CUDA fails its first model
     or call, while one that ran here and asks for CUDA only later (on the secret twin, whose
     calls come last, or whose sizes its constructor sees; after a self-test of its kernel on
-    CPU tensors, E82) chose where to fail, and needs_gpu instead of incorrect kept a kernel
+    CPU tensors, E103) chose where to fail, and needs_gpu instead of incorrect kept a kernel
     hard-coded to the declared sizes from any penalty (E54)."""
     if v.device != "cpu" or v.status != "runtime_error" or \
             not isinstance(report, WorkerReport) or report.error is None:

@@ -42,7 +42,7 @@ class WorkerReport:
     poison_off: tuple[int, ...] = ()
     tampered: tuple[str, ...] = ()  # names of the harness's functions it replaced
     built: int = 0  # models built before it reported
-    launched: int = 0  # own kernels' launches outside the calls' records (E82)
+    launched: int = 0  # own kernels' launches outside the calls' records (E103)
     peak_bytes: int | None = None  # its own GPU peak (a diagnostic)
     autotune_unrun: tuple[str, ...] = ()
     refused: tuple[str, ...] = ()  # the interpreter's refusals of a kernel's access (bounds.py)

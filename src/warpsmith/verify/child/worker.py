@@ -346,7 +346,7 @@ def _import_candidate(path: str):
 def _own_launches(log: LaunchLog) -> int:
     """How many of the launches not yet taken ran the candidate's own kernels: outside the
     checked calls (a self-test in a constructor), or in a call that then raised. A kernel
-    that ran here runs on the CPU: a request for CUDA after it is no needs_gpu (E82)."""
+    that ran here runs on the CPU: a request for CUDA after it is no needs_gpu (E103)."""
     return sum(own for _, own in log.take())
 
 

@@ -1,6 +1,6 @@
 # task: level1/relu
 # expect: compile_error
-# exploit: E83, an attribute chain 4000 deep in a dead branch: Python's parser raised RecursionError inside the scan and `verify` ended with a traceback, no verdict (red-team round 13). Python's own import of the file fails the same way: a compile_error
+# exploit: E104, an attribute chain 4000 deep in a dead branch: Python's parser raised RecursionError inside the scan and `verify` ended with a traceback, no verdict (red-team round 13). Python's own import of the file fails the same way: a compile_error
 import torch
 import torch.nn as nn
 

@@ -1,6 +1,6 @@
 # task: level1/sigmoid
 # expect: rejected
-# exploit: E85, a plain PyTorch model whose docstring says `__global__` and `RawKernel`: the scan called any file with those words CUDA C++, which is never run on the CPU, so a wrong answer got needs_gpu, no penalty (red-team round 13, A05). A file is CUDA only where it calls a CUDA builder
+# exploit: E106, a plain PyTorch model whose docstring says `__global__` and `RawKernel`: the scan called any file with those words CUDA C++, which is never run on the CPU, so a wrong answer got needs_gpu, no penalty (red-team round 13, A05). A file is CUDA only where it calls a CUDA builder
 import torch
 import torch.nn as nn
 

@@ -1,6 +1,6 @@
 # task: level1/relu
 # expect: rejected
-# exploit: E81, a kernel that runs on the CPU for the declared sizes and, on other sizes (the secret twin), skips its launch behind a question about the device: off_gpu_path made the rejection needs_gpu, no penalty (red-team round 13). The kernel ran on the CPU, so where it did not is the candidate's choice
+# exploit: E102, a kernel that runs on the CPU for the declared sizes and, on other sizes (the secret twin), skips its launch behind a question about the device: off_gpu_path made the rejection needs_gpu, no penalty (red-team round 13). The kernel ran on the CPU, so where it did not is the candidate's choice
 import torch
 import torch.nn as nn
 import triton

@@ -1,6 +1,6 @@
 # task: level1/silu
 # expect: runtime_error
-# exploit: E82, a constructor that runs the candidate's kernel on CPU tensors of its own, compares with the reference op outside the guard, and, when its kernel is wrong, asks for CUDA: the error looked like a missing GPU before any call or model was done, so it was needs_gpu, no penalty (red-team round 13). A launch of its kernel on the CPU before the error makes it a runtime_error
+# exploit: E103, a constructor that runs the candidate's kernel on CPU tensors of its own, compares with the reference op outside the guard, and, when its kernel is wrong, asks for CUDA: the error looked like a missing GPU before any call or model was done, so it was needs_gpu, no penalty (red-team round 13). A launch of its kernel on the CPU before the error makes it a runtime_error
 import torch
 import torch.nn as nn
 import triton

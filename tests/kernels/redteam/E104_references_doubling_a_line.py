@@ -1,6 +1,6 @@
 # task: level1/relu
 # expect: rejected
-# exploit: E83, names whose possible references double a line (`a3 = a2.nn or a2.cuda`): the scan follows every reference a name may hold, in the trusted process before any deadline, and 18 such lines kept it busy for 12 minutes (red-team round 13, with tuples). A name holds at most 64 in the scan; past that the file is refused (scan-limit)
+# exploit: E104, names whose possible references double a line (`a3 = a2.nn or a2.cuda`): the scan follows every reference a name may hold, in the trusted process before any deadline, and 18 such lines kept it busy for 12 minutes (red-team round 13, with tuples). A name holds at most 64 in the scan; past that the file is refused (scan-limit)
 import torch
 import torch.nn as nn
 import triton

@@ -1,6 +1,6 @@
 # task: level1/relu
 # expect: runtime_error
-# exploit: E82, the first forward runs the kernel, and where its output is wrong moves its tensors to the GPU: no call had sent its outputs, so the CUDA error was needs_gpu, no penalty (red-team round 13). Its kernel ran on the CPU before the error
+# exploit: E103, the first forward runs the kernel, and where its output is wrong moves its tensors to the GPU: no call had sent its outputs, so the CUDA error was needs_gpu, no penalty (red-team round 13). Its kernel ran on the CPU before the error
 import torch
 import torch.nn as nn
 import triton

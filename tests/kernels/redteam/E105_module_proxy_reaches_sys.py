@@ -1,6 +1,6 @@
 # task: level1/relu
 # expect: rejected
-# exploit: E84, a module of torch.backends is a proxy (PropModule) whose __getattr__ reads the real module it wraps; the scan's static reading of attributes saw nothing behind it, so `torch.backends.mkldnn.sys` reached sys past every rule, and through it the worker's own guard (red-team round 13, A08: passed). The scan now reads through a proxy to the module it wraps
+# exploit: E105, a module of torch.backends is a proxy (PropModule) whose __getattr__ reads the real module it wraps; the scan's static reading of attributes saw nothing behind it, so `torch.backends.mkldnn.sys` reached sys past every rule, and through it the worker's own guard (red-team round 13, A08: passed). The scan now reads through a proxy to the module it wraps
 import torch
 import torch.nn as nn
 import triton

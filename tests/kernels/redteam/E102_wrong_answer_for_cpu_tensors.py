@@ -1,6 +1,6 @@
 # task: level1/softmax
 # expect: rejected
-# exploit: E81, a forward that asks where its tensors live and, on CPU tensors, returns a wrong answer without launching its kernel: off_gpu_path read the rejection (no-kernel-ran) as a fallback for the CPU and made it needs_gpu, no penalty, without looking at the outputs (red-team round 13). A fallback is the CPU's limit only where its outputs are right
+# exploit: E102, a forward that asks where its tensors live and, on CPU tensors, returns a wrong answer without launching its kernel: off_gpu_path read the rejection (no-kernel-ran) as a fallback for the CPU and made it needs_gpu, no penalty, without looking at the outputs (red-team round 13). A fallback is the CPU's limit only where its outputs are right
 # idea: the "fallback" is an allowed allocation, uniform rows; wrong on any device.
 import torch
 import torch.nn as nn

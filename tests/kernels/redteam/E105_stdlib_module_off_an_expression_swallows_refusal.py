@@ -1,7 +1,7 @@
 # task: level1/softmax
 # expect: runtime_error
 # layer: runtime
-# exploit: E84, contextlib read off an expression the scan cannot resolve (a list holding torch.nn.attention, which imported it) was on no deny-list: its suppress() swallowed the interpreter's refusal of an out-of-bounds store after the right values were written, and the verdict was passed (red-team round 13, A10 through typing). Any standard-library module name read off such an expression is refused, and a refusal the candidate caught still fails it (runtime_error)
+# exploit: E105, contextlib read off an expression the scan cannot resolve (a list holding torch.nn.attention, which imported it) was on no deny-list: its suppress() swallowed the interpreter's refusal of an out-of-bounds store after the right values were written, and the verdict was passed (red-team round 13, A10 through typing). Any standard-library module name read off such an expression is refused, and a refusal the candidate caught still fails it (runtime_error)
 import torch
 import torch.nn as nn
 import torch.nn.attention
