@@ -220,3 +220,18 @@ def test_few_long_rows_are_cut_into_chunks_at_run_time():
     # one kernel a pass over (row, chunk), and the one-program row kernel for many rows
     assert "row_kernel_c2[(math.prod(F[:1]), split)](" in source and "if split > 1:" in source
     assert "row_kernel[grid](" in source
+
+
+def test_an_op_two_writer_modules_write_is_an_error_unless_one_replaces_the_other():
+    """After a merge, graph_scatter's `ones` replaced graph_index's in silence and bool masks
+    were written as 1.0 (causal_softmax failed on the CPU)."""
+    from types import SimpleNamespace
+
+    from warpsmith.library.graph import writers_of
+
+    first = SimpleNamespace(__name__="first", WRITERS={"ones": 1, "triu": 2})
+    later = SimpleNamespace(__name__="later", WRITERS={"ones": 3})
+    with pytest.raises(ValueError, match="ones"):
+        writers_of(first, later)
+    later.REPLACES = {"ones"}
+    assert writers_of(first, later) == {"ones": 3, "triu": 2}

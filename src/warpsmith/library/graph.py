@@ -473,9 +473,21 @@ def _more_writers() -> dict:
         graph_window,
     )
 
-    return graph_scan.WRITERS | graph_gemm.WRITERS | _group().WRITERS | graph_pool.WRITERS | \
-        graph_conv.WRITERS | graph_window.WRITERS | graph_parts.WRITERS | graph_index.WRITERS | \
-        graph_topk.WRITERS | graph_scatter.WRITERS | graph_take.WRITERS
+    return writers_of(graph_scan, graph_gemm, _group(), graph_pool, graph_conv, graph_window,
+                      graph_parts, graph_index, graph_topk, graph_scatter, graph_take)
+
+
+def writers_of(*modules) -> dict:
+    """The modules' WRITERS in one table; an op two of them write is an error unless the
+    later one says it replaces the earlier (REPLACES: it hands on what it does not place). A
+    union let the later replace the other in silence: `ones` of a bool mask written as 1.0."""
+    table: dict = {}
+    for module in modules:
+        twice = set(table) & set(module.WRITERS) - getattr(module, "REPLACES", set())
+        if twice:
+            raise ValueError(f"{module.__name__} writes {sorted(twice)}, written already")
+        table |= module.WRITERS
+    return table
 
 
 def _group():

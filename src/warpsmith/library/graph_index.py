@@ -133,17 +133,5 @@ def _triangle(keep: str):
     return write
 
 
-def _constant(b: _Builder, index: int, node: Node) -> None:
-    """ones, zeros, full of a size: a constant op ("True"/"False" for a mask)."""
-    meta = node.outs[0]
-    if meta.dtype != "bool":
-        from .graph_scan import WRITERS as SCAN
-
-        return SCAN["full_like" if node.name == "full" else f"{node.name}_like"](b, index, node)
-    fill = {"ones": 1, "zeros": 0}.get(node.name, node.args and dict(node.args).get("fill_value"))
-    b.put(Val(f"v{index}", meta.shape, meta.dtype, "op", index, expr=repr(bool(fill))))
-
-
 WRITERS = {"gather": _gather, "scatter": _scatter, "nll_loss_forward": _nll_loss,
-           "triu": _triangle(">="), "tril": _triangle("<="), "ones": _constant,
-           "zeros": _constant, "full": _constant}
+           "triu": _triangle(">="), "tril": _triangle("<=")}  # ones/zeros: graph_scatter

@@ -218,5 +218,6 @@ def _bound(b: _Builder, value: int) -> str:
     return str(value)
 
 
+REPLACES = {"slice", "select"}  # what it does not place goes to graph_scan's writers
 WRITERS = {"arange": _arange, "split": _split, "split_with_sizes": _split, "slice": _slice,
            "select": _select, "unbind": _unbind, "index": _index}

@@ -23,9 +23,13 @@ FILLS = {"zeros": 0.0, "ones": 1.0}  # zeros_like and its kin: graph_scan._fille
 def _fill(b: _Builder, index: int, node: Node) -> None:
     value = FILLS.get(node.name)
     value = node.arg("fill_value") if value is None else value
+    meta = node.outs[0]
+    if meta.dtype == "bool" and isinstance(value, bool | int | float):
+        # a mask (graph_index's triangles of `ones(S, S, dtype=bool)`): True or False
+        b.put(Val(f"v{index}", meta.shape, meta.dtype, "op", index, expr=repr(bool(value))))
+        return
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise Unsupported(f"{node.name} with the fill value {value!r}")
-    meta = node.outs[0]
     sizes = tuple(_bound(b, s) for s in meta.shape)
     # through operand(): a fill that follows a size is read at run time (sizes.py)
     given = b.operand(index, "fill_value", float(value))
