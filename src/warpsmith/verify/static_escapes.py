@@ -484,7 +484,7 @@ REACH_NAMES = {
 # store, red-team round 13, A10); a deny-list of the dangerous ones is never complete. Read
 # off an expression the scan cannot resolve and not called (a method of that name is:
 # `x.select(0, 1)`, `d.copy()`), such a name is judged as REACH_NAMES are.
-MODULE_NAMES = frozenset(sys.stdlib_module_names) - {"math", "this", "__future__"}
+STDLIB_MODULES = frozenset(sys.stdlib_module_names) - {"math", "this", "__future__"}
 
 
 @rule("expression-reach", REJECT)
@@ -494,7 +494,7 @@ def _expression_reach(tree):
     called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
     for node in ast.walk(tree):
         if not isinstance(node, ast.Attribute) or not (
-                node.attr in REACH_NAMES or node.attr in MODULE_NAMES and id(node) not in called):
+                node.attr in REACH_NAMES or node.attr in STDLIB_MODULES and id(node) not in called):
             continue
         # a plain dotted path (`torch.sys`, `m.os` of an imported m) is the other rules'
         if not _dotted(node.value) or not static_rules.paths_of(node.value, names, returns):
