@@ -147,6 +147,10 @@ def _task(tmp_path, body: str, inputs: str = "[torch.randn(4, 6, 8)]"):
      "): the value of node 0 is a scan along dim (1,), which only a scan kernel places"),
     ("return torch.cumsum(torch.cumsum(x, 1), 2)", "node 0 (aten.cumsum.default): the graph "
      "has 2 scans"),
+    # an op whose tensor argument is not named `self` reading a held reshape raised KeyError
+    # out of generate (KernelBench level 2's 17 and 79, a conv before an instance norm)
+    ("return torch.nn.functional.layer_norm(x.softmax(-1).reshape(4, 48), (48,))",
+     "node 2 (aten.native_layer_norm.default): reads a reshape in the middle of the graph"),
 ])
 def test_decline_names_the_first_node_and_why(tmp_path, body, words):
     result = generate(_task(tmp_path, body))

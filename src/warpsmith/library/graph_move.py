@@ -199,7 +199,7 @@ def held_node(b, index: int, node) -> None:
     value is declined."""
     from .graph import _dims
 
-    x = b.operand(index, "self", node.arg("self"))
+    x = b.operand(index, "self", node.arg("self")) if "self" in dict(node.args) else None
     if x in b.held and node.name in ("view", "_unsafe_view", "reshape"):
         return _reheld(b, index, node, b.held[x])
     if x not in b.held or node.name not in HELD_READERS:
