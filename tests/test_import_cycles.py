@@ -11,8 +11,8 @@ from pathlib import Path
 SRC = Path(__file__).parents[1] / "src"
 
 
-def _name(path: Path) -> str:
-    parts = list(path.relative_to(SRC).with_suffix("").parts)
+def _name(path: Path, src: Path = SRC) -> str:
+    parts = list(path.relative_to(src).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
@@ -108,8 +108,7 @@ def _unresolved(src: Path = SRC) -> list[str]:
     """Every `from warpsmith... import name` in the package, those inside functions
     included (a GPU-only path's import runs only on a GPU, never in CI), whose module or
     name does not exist."""
-    paths = {".".join(p.relative_to(src).with_suffix("").parts).removesuffix(".__init__"): p
-             for p in (src / "warpsmith").rglob("*.py")}
+    paths = {_name(p, src): p for p in (src / "warpsmith").rglob("*.py")}
     folders = {".".join(d.relative_to(src).parts) for d in (src / "warpsmith").rglob("*")
                if d.is_dir() and d.name != "__pycache__"}  # namespace packages too
     found = []

@@ -7,7 +7,7 @@ from dataclasses import replace
 from ..types import Verdict
 from .protocol import signal_name
 from .sandbox import Outcome
-from .worker_report import WorkerReport
+from .worker_report import WorkerReport, number
 
 
 def interpret_outcome(outcome: Outcome, report: WorkerReport | str, base: Verdict,
@@ -136,7 +136,7 @@ def _guarded_ok(record) -> bool:
 
 
 def _positive(value) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and 0 < value < 1e12
+    return number(value) and 0 < value < 1e12
 
 
 def _probe_ok(probe, sets: list) -> bool:
@@ -150,10 +150,7 @@ def _probe_ok(probe, sets: list) -> bool:
         return False
     positions = sets[index].probes
     return isinstance(values, list) and len(values) <= len(positions) and all(
-        isinstance(v, list) and len(v) == len(p) and all(_number(x) for x in v)
+        isinstance(v, list) and len(v) == len(p) and all(number(x) for x in v)
         for v, p in zip(values, positions, strict=False)) and isinstance(shapes, list) and \
         all(isinstance(s, list) and all(type(n) is int for n in s) for s in shapes)
 
-
-def _number(value) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)

@@ -116,12 +116,12 @@ def _pair(entry, second: type) -> bool:
     (second: a non-negative number of microseconds)."""
     if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str)):
         return False
-    return second is object or _number(entry[1]) and entry[1] >= 0
+    return second is object or number(entry[1]) and entry[1] >= 0
 
 
 def _times_ok(times) -> bool:
     return isinstance(times, dict) and len(times) <= 16 and all(
-        isinstance(k, str) and len(k) <= 64 and _number(v) and 0 <= v < 1e7
+        isinstance(k, str) and len(k) <= 64 and number(v) and 0 <= v < 1e7
         for k, v in times.items())
 
 
@@ -136,5 +136,6 @@ def _count(value) -> int | None:
     return value if type(value) is int and 0 <= value < 2**62 else None
 
 
-def _number(value) -> bool:
+def number(value) -> bool:
+    """A number from the candidate's JSON: an int or a float, never a bool."""
     return isinstance(value, int | float) and not isinstance(value, bool)
