@@ -54,6 +54,10 @@ def test_baselines_are_timed_in_their_own_process_and_it_ends(made):
     assert all(r["watch"] == -1 and sorted(r["order"]) == list(range(len(r["order"])))
                for r in made["blocks"])
     assert len(made["processes"]) == 1 and _gone(made["processes"][0])
+    startup = v.environment["clock"]["baselines_startup_s"]  # where the timing's wait went
+    assert set(startup) == {"ready_after_s", "waited_s", "build_s", "eager_warm_s"}, startup
+    assert startup["ready_after_s"] >= startup["build_s"] + startup["eager_warm_s"] > 0
+    assert 0 <= startup["waited_s"] <= startup["ready_after_s"]
 
 
 def test_the_old_way_starts_no_process(made):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import math
 import queue
 import shutil
 import tempfile
@@ -53,6 +54,7 @@ class BaselineProcess:
         self.proc.tell(_job(task, prepared, prof, device))
         self.held: contextlib.ExitStack | None = None
         self.ready: dict | None = None
+        self.startup: dict[str, float] = {}  # seconds: where the wait for `ready` went
 
     # -- the protocol, as the candidate's worker speaks it ------------------------------
 
@@ -61,12 +63,15 @@ class BaselineProcess:
         eager's seconds per call. Waited for without a limit of the candidate's (the
         candidate's worker is stopped meanwhile), within the profile's timeout."""
         if self.ready is None:
-            head, _, _ = self._next("ready")
+            began = time.perf_counter()
+            head, _, arrived = self._next("ready")
             impls, per_call = head.get("impls"), head.get("per_call_s")
             if not isinstance(impls, list) or "eager" not in impls or \
                     not isinstance(per_call, float):
                 raise BaselineFailed("the baselines' process sent a malformed ready frame")
             self.ready = head
+            self.startup = _startup(head.get("startup_s"), arrived - self.proc.start,
+                                    time.perf_counter() - began)
             self._pause()
         return self.ready
 
@@ -141,6 +146,18 @@ class BaselineProcess:
         if self.held is not None:
             held, self.held = self.held, None
             held.close()
+
+
+def _startup(steps, ready_after: float, waited: float) -> dict[str, float]:
+    """Seconds from the process's start to its `ready` frame, those the timing waited for it
+    (the candidate's checks ran meanwhile), and the process's own steps (the model's build,
+    each implementation's warm-up: torch.compile's build is in its first call); what the
+    steps leave of `ready_after_s` is Python's, torch's and CUDA's start-up."""
+    out = {"ready_after_s": ready_after, "waited_s": waited}
+    if isinstance(steps, dict):
+        out |= {str(k)[:40]: float(v) for k, v in list(steps.items())[:8]
+                if isinstance(v, float) and math.isfinite(v)}
+    return out
 
 
 def _job(task: Task, prepared: Prepared, prof: VerifyProfile, device: str) -> bytes:

@@ -157,6 +157,7 @@ class Baselines:
         """The baselines' process warmed them up meanwhile: its implementations, its notes,
         the block's length from its eager pace; then the sets' buffers in both processes."""
         ready = self.process.wait_ready()
+        self.startup = self.process.startup
         self.notes += [str(n)[:300] for n in ready.get("notes", [])][:4]
         for name in list(self.times):
             if name != CANDIDATE and name not in ready["impls"]:
@@ -454,6 +455,7 @@ class Baselines:
         return END
 
     slot_views = process_views = process_slots = None
+    startup: dict | None = None  # the baselines' process's start-up (baseline_process._startup)
 
     def timing(self, raised: int | None) -> dict | None:
         """The timing entry the verdict is made from (timing.timing_verdict checks it): every
@@ -470,6 +472,7 @@ class Baselines:
                 "block_seeds": self.block_seeds, "calls_per_block": getattr(self, "n", 0),
                 "gpu": torch.cuda.get_device_name() if self.device == "cuda" else "cpu",
                 "persisting_l2_raised": raised, "shape": self.prepared.timed_shape,
+                "baselines_startup_s": self.startup,
                 "complete": self.next_turn == len(self.turns)}
 
 

@@ -105,7 +105,9 @@ def _clocks(timing: dict) -> dict:
             # per block, medians: the worker's calls and synchronize, its work after them
             # up to the frame, the pipes' transit (what the trusted clock adds)
             "block_phases_us": {k: statistics.median(p[k] for p in phases)
-                                for k in phases[0]} if phases else None}
+                                for k in phases[0]} if phases else None,
+            # the baselines' own process: its start-up, and how long the timing waited for it
+            "baselines_startup_s": timing.get("baselines_startup_s")}
 
 
 def _disagreement(clock: dict) -> tuple[str, ...]:

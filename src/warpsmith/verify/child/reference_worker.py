@@ -20,6 +20,7 @@ import io
 import json
 import os
 import sys
+import time
 import traceback
 
 import torch
@@ -63,35 +64,42 @@ def _read_job() -> tuple[dict, dict]:
 
 def _time(job: dict, shapes: dict, fd: int) -> dict:
     device, name = job["device"], job["timed_shape"]
+    startup: dict = {}  # the trusted side adds the start-up before main (Python, torch)
     task = load_task(job["task"])
     spec = shapes[name]
     shape = Shape(name, spec["values"])
-    impls, notes, per_call = _impls(task, shape, spec, job)
+    impls, notes, per_call = _impls(task, shape, spec, job, startup)
     channel = (lambda head, payload=b"": protocol.write_frame(fd, head, payload),
                _stdin_line_soon, _stdin_bytes)
     return serve(impls, task, channel, (_NoLaunches(), None), device,
-                 ready={"impls": list(impls), "notes": notes, "per_call_s": per_call})
+                 ready={"impls": list(impls), "notes": notes, "per_call_s": per_call,
+                        "startup_s": startup})
 
 
-def _impls(task, shape: Shape, spec: dict, job: dict) -> tuple[dict, list[str], float]:
+def _impls(task, shape: Shape, spec: dict, job: dict,
+           startup: dict) -> tuple[dict, list[str], float]:
     """Eager (the reference built as the trusted side built it, holding its state) and each
     torch.compile mode, warmed up; a mode that raises is left out with a note. Returns them,
-    the notes, and eager's seconds per call."""
-    device = job["device"]
+    the notes, and eager's seconds per call; `startup` gets the seconds of each step (the
+    timing waits for them: docs/benchmarks/verifier.md)."""
+    device, began = job["device"], time.perf_counter()
     eager = build_model(task, shape, device)
     _load_matching(eager, spec["state_dict"])
     _load_unsaved(eager, spec.get("buffers", {}))
     pool = [(seed, case_inputs(task, shape, device, seed, "timing")) for seed in WARM_SEEDS]
+    startup["build_s"] = time.perf_counter() - began
     impls: dict = {}
     notes: list[str] = []
     with torch.no_grad(), tf32_policy(task):
         for mode in ["eager", *job["compile_modes"]]:
             name = "eager" if mode == "eager" else compile_name(mode)
             try:
+                began = time.perf_counter()
                 fn = eager if mode == "eager" else torch.compile(
                     eager, mode=None if mode == "default" else mode)
                 warm_up(fn, pool, job["warmup_s"])
                 impls[name] = fn
+                startup[f"{name}_warm_s"] = time.perf_counter() - began
             except torch.OutOfMemoryError:
                 raise
             except Exception as e:  # the task's reference under torch.compile
