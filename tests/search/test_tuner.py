@@ -141,6 +141,25 @@ def test_ranking_orders_by_median_and_drops_failed_or_disagreeing_variants():
     assert _ranking(None, 1.0, "tail", "no report", 2).error == "no report"
 
 
+def test_a_forged_ranking_report_is_read_as_absent_values_not_an_exception():
+    """The variants ran in the ranking worker: whatever it writes is the candidate's."""
+    forged = {"phases": {"compile_s": "x", "time_s": float("nan"), "setup_s": 2.0},
+              "error": ["no"], "variants": [
+                  {"times_us": [100, "1", True, float("inf"), -5, 0], "agrees": True,
+                   "compile_s": "3"},
+                  {"times_us": "fast", "agrees": 1, "error": {"a": 1}},
+                  {"times_us": [float("nan")], "agrees": True, "compile_s": float("inf")},
+                  "not a dict"]}
+    ranking = _ranking(forged, 1.0, "", "", 4)
+    assert ranking.phases == {"setup_s": 2.0}
+    assert [(e.median_us, e.samples) for e in ranking.entries] == [(100.0, 1), (None, 0),
+                                                                 (None, 0)]
+    assert ranking.entries[0].compile_s == 0.0 and not ranking.entries[1].agrees
+    assert ranking.faster() == [] and ranking.error == "['no']"
+    assert _ranking({"variants": "x", "phases": []}, 1.0, "", "", 2).error.startswith(
+        "the start did not run")
+
+
 @pytest.mark.gpu
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
 def test_ranking_worker_times_every_variant_on_the_gpu():

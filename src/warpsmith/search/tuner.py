@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import math
 import os
 import random
 import secrets
@@ -40,6 +41,7 @@ from ..store.runs import Attempt
 from ..types import Task
 from ..verify import sandbox
 from ..verify.protocol import signal_name
+from ..verify.worker_report import number
 from .context import RunContext
 from .knobs import Found, Knob, find_knobs, render
 
@@ -50,6 +52,7 @@ MAX_VARIANTS = 48  # the start included
 CONFIRM = 3  # variants sent through the full verifier, at most, per tuning
 MARGIN = 0.02  # a variant must rank this much faster than the start to be worth verifying
 MAX_MESSAGE = 16 << 20
+MAX_TIMES = 10_000  # timed calls read per variant (the worker times far fewer)
 
 
 @dataclass(frozen=True)
@@ -195,22 +198,38 @@ def rank(task: Task, variants: list[Variant], settings: RankSettings = RankSetti
 
 def _ranking(report: dict | None, wall_s: float, tail: str, problem: str,
              count: int) -> Ranking:
+    """The ranking worker's report (the candidate variants ran in that process, so every
+    field is the candidate's to forge) read into typed, bounded records: a value of the
+    wrong type or not finite counts as absent, never as an exception out of a search."""
     if report is None:
         return Ranking(wall_s=wall_s, error=problem, log_tail=tail)
-    entries = []
-    for i, item in enumerate(report.get("variants", [])[:count]):
-        if not isinstance(item, dict):
-            continue
-        times = [float(t) for t in item.get("times_us", []) if isinstance(t, int | float)]
-        entries.append(Ranked(i, _median(times), len(times), bool(item.get("agrees")),
-                              float(item.get("compile_s") or 0.0), str(item.get("error") or "")))
-    ranking = Ranking(tuple(entries), wall_s, report.get("phases", {}),
-                      str(report.get("error") or ""), tail)
+    items = report.get("variants")
+    entries = [_ranked(i, item) for i, item in enumerate(
+        items[:count] if isinstance(items, list) else []) if isinstance(item, dict)]
+    phases = report.get("phases")
+    phases = {str(k)[:40]: float(v) for k, v in list(phases.items())[:8]
+              if _finite(v)} if isinstance(phases, dict) else {}
+    ranking = Ranking(tuple(entries), wall_s, phases, str(report.get("error") or "")[:500],
+                      tail)
     if not ranking.error and ranking.start_us is None:
         start = entries[0].error if entries else "no result"
         ranking = Ranking(ranking.entries, wall_s, ranking.phases,
                           f"the start did not run in the ranking worker: {start}", tail)
     return ranking
+
+
+def _ranked(index: int, item: dict) -> Ranked:
+    times = item.get("times_us")
+    times = [float(t) for t in times[:MAX_TIMES] if _finite(t) and t > 0] \
+        if isinstance(times, list) else []
+    compile_s = item.get("compile_s")
+    return Ranked(index, _median(times), len(times), item.get("agrees") is True,
+                  float(compile_s) if _finite(compile_s) else 0.0,
+                  str(item.get("error") or "")[:500])
+
+
+def _finite(value) -> bool:
+    return number(value) and math.isfinite(value)
 
 
 def _median(values: list[float]) -> float | None:
