@@ -60,11 +60,6 @@ SUITE = {"models/bce_with_logits": ("row_reduce", 1),
          # router's two outputs, each planned (and computed) on its own
          "models/top_k_logits_filter": ("pointwise+topk+row_reduce", 3),
          "models/moe_router_topk": ("pointwise+gemm+row_reduce+topk", 11),
-         # a fused QKV projection's parts viewed as heads, q and k normed per head by row
-         # kernels that write the heads as they are, each returned transposed (a view);
-         # the weight's rows follow head_dim (the generator's own twin decides between
-         # hidden_size * 2 and head_dim * 8)
-         "models/qkv_split_qk_norm": ("gemm+row_reduce+pointwise", 6),
          # nn.EmbeddingBag's mean over bags given by offsets (embedding.py)
          "models/embedding_bag_mean": ("embedding_bag", 1),
          # index_add_ into zeros (a segment sum, and its counts from ones_like) as atomic
@@ -200,3 +195,23 @@ def test_positions_along_a_dim_are_made_in_forward():
     # gather and scatter compare a positions leaf with the index (graph_index.py)
     source = generate("models/selective_log_softmax").source
     assert "torch.arange(0, logits.shape[2], 1" in source
+
+
+def test_a_fused_qkv_split_at_other_head_counts_is_declined():
+    """qkv_split_qk_norm's plan at the default shape (4 query, 2 K/V heads) declares the
+    weight's rows as head_dim * 8 and splits q off as half the width: at the gpu shape's
+    32 and 8 heads both are wrong, so with that shape declared the generator declines."""
+    made = generate("models/qkv_split_qk_norm")
+    assert not isinstance(made, Generated) and "differs between shapes" in made.reason
+
+
+def test_a_number_a_small_shape_reads_as_a_size_follows_the_constructor_at_every_shape():
+    # the timestep embedding divides by num_freqs (32), twice the default batch of 16: read
+    # as 2 * batch there, as the constructor's argument at the gpu shape (128, batch 8192)
+    source = generate("models/timestep_embedding_mlp").source
+    assert "self.init0 = float(args[0])" in source and "float(timesteps.shape[0])" not in source
+    # 1 / sqrt(head_dim): a size at the default shape (sizes.py's twin), a number at the gpu
+    # shape (its twin cannot grow 16 and 8 heads and keep them grouped): the same size
+    gqa = generate("models/gqa_repeat_kv_attention").source
+    assert "math.sqrt(query.shape[3])" in gqa and "11.31" not in gqa
+

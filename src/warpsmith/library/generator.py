@@ -18,7 +18,7 @@ from .graph import FwdArg, build_graph
 from .layout import Line, helpers, leaf_names
 from .match import Lit, _Differs, _resolve
 from .render import constructor, header, signature
-from .sizes import ShapeArg, shape_numbers, twin_trace
+from .sizes import FORMS, ShapeArg, shape_numbers, twin_trace
 from .trace import Ref, Trace, Untraceable, trace_shape, trace_task
 
 PERTURB = 0.6180339887  # added to a forward number to find the ops it reaches
@@ -62,7 +62,7 @@ def plan_task(task: Task) -> Plan | NoPlan:
         if isinstance(found, NoPlan):
             return found if len(traces) == 1 else NoPlan(f"shape {trace.shape!r}: {found.reason}")
         plans.append(found)
-    inits = [t.init_inputs for t in traces]
+    inits = [_At(t.init_inputs, _input_shapes(t)) for t in traces]
     twin = _twin_plan(task, traces[0])
     if twin is not None:
         try:
@@ -75,6 +75,29 @@ def plan_task(task: Task) -> Plan | NoPlan:
         return NoPlan(str(e))
 
 
+class _At(tuple):
+    """A shape's init arguments (what match._resolve reads), with its inputs' shapes: a
+    ShapeArg at one shape and a number at another agree where the number is that size."""
+
+    shapes: tuple
+
+    def __new__(cls, init_inputs: tuple, shapes: tuple):
+        made = super().__new__(cls, init_inputs)
+        made.shapes = shapes
+        return made
+
+
+def _input_shapes(trace: Trace) -> tuple:
+    return tuple(None if x is None else tuple(x.shape) for x in trace.inputs)
+
+
+def _value_at(arg: ShapeArg, at: _At) -> float | None:
+    shape = at.shapes[arg.input] if arg.input < len(at.shapes) else None
+    if shape is None or arg.dim >= len(shape):
+        return None
+    return arg.scale * FORMS[arg.form][0](shape[arg.dim])
+
+
 def _twin_plan(task: Task, trace: Trace) -> tuple[Plan, tuple] | None:
     """(the plan, the init arguments) at sizes.twin's shape, every data size grown by its
     own amount: a size two rules explain at the declared shapes (a fused QKV weight's 128
@@ -85,7 +108,8 @@ def _twin_plan(task: Task, trace: Trace) -> tuple[Plan, tuple] | None:
         return None
     twin_task, traced = found
     plan = _plan_trace(twin_task, traced)
-    return None if isinstance(plan, NoPlan) else (plan, traced.init_inputs)
+    return None if isinstance(plan, NoPlan) else \
+        (plan, _At(traced.init_inputs, _input_shapes(traced)))
 
 
 def _plan_trace(task: Task, trace: Trace) -> Plan | NoPlan:
@@ -252,13 +276,35 @@ def _lines(kernel) -> list[Line]:
 
 def _unify(values: list, inits: list, path: str):
     """One value for every shape: Lits become a constant or an init argument (match.py's
-    rule), dataclasses and containers field by field, anything else must be equal."""
+    rule), dataclasses and containers field by field, a ShapeArg and numbers one of them
+    (_sized), anything else must be equal. A Plan's sizes are the ShapeArgs its unified
+    kernels still take."""
     first = values[0]
+    if isinstance(first, Plan) and all(isinstance(v, Plan) for v in values):
+        fixed = {"sizes": (), "parts": tuple(_unify([v.parts[i] for v in values], inits,
+                                                     f"{path}.parts[{i}]")
+                                              for i in range(len(first.parts)))
+                 if all(len(v.parts) == len(first.parts) for v in values) else None}
+        if fixed["parts"] is None:
+            raise _Differs(f"{path}.parts differs between shapes, so no single kernel "
+                           "structure fits every shape")
+        plan = replace(first, **fixed, **{
+            f.name: _unify([getattr(v, f.name) for v in values], inits, f"{path}.{f.name}")
+            for f in fields(first) if f.name not in fixed})
+        used = [o for k in plan.kernels for ln in _lines(k) for o in ln.operands]
+        known = dict.fromkeys(s for v in values for s in v.sizes)
+        return replace(plan, sizes=tuple(s for s in known if s in used))
     if all(isinstance(v, Lit) for v in values):
         return _resolve([v.value for v in values], inits, path)
+    if any(isinstance(v, ShapeArg) for v in values) \
+            and all(isinstance(v, ShapeArg | Lit) for v in values):
+        found = _sized(values, inits, path)
+        if found is not None:
+            return found
     if is_dataclass(first) and all(type(v) is type(first) for v in values):
         return replace(first, **{f.name: _unify([getattr(v, f.name) for v in values], inits,
-                                                f"{path}.{f.name}") for f in fields(first)})
+                                                f"{path}.{f.name}")
+                                 for f in fields(first)})
     if isinstance(first, tuple | list) and all(type(v) is type(first) and len(v) == len(first)
                                                for v in values):
         return type(first)(_unify([v[i] for v in values], inits, f"{path}[{i}]")
@@ -270,6 +316,29 @@ def _unify(values: list, inits: list, path: str):
         raise _Differs(f"{path} differs between shapes, so no single kernel structure fits "
                        "every shape")
     return first
+
+
+def _sized(values: list, inits: list, path: str):
+    """A kernel scalar read as an input's size at one shape (sizes.py) and as a number at
+    another: the ShapeArg where it gives that number at every shape (a twin that could
+    not run left `1 / sqrt(128)` a number), else what the numbers follow (an init argument
+    that equalled twice the batch at the small shape). None where neither holds."""
+    numbers = [_value_at(v, at) if isinstance(v, ShapeArg) else v.value
+               for v, at in zip(values, inits, strict=True)]
+    if any(n is None for n in numbers) or not all(isinstance(at, _At) for at in inits):
+        return None
+    for arg in dict.fromkeys(v for v in values if isinstance(v, ShapeArg)):
+        if all(_close(_value_at(arg, at), n) for at, n in zip(inits, numbers, strict=True)):
+            return arg
+    try:
+        found = _resolve(numbers, inits, path)
+    except _Differs:
+        return None
+    return found if "init" in found else None
+
+
+def _close(a: float | None, b: float) -> bool:
+    return a is not None and (a == b or abs(a - b) <= 1e-9 * max(abs(a), abs(b)))
 
 
 def knob_values(plan: Plan, tune: dict[str, int] | None) -> dict[str, int]:

@@ -10,6 +10,12 @@ num_heads = 4
 seq_len = 32
 head_dim = 16
 
+SHAPES = {
+    "default": {"batch_size": 2, "num_heads": 4, "seq_len": 32, "head_dim": 16},
+    # BLOOM/MPT-7B-like heads: 32 x 128, 4 x 1024 tokens, scores materialised in fp32
+    "gpu": {"batch_size": 4, "num_heads": 32, "seq_len": 1024, "head_dim": 128},
+}
+
 
 def alibi_slopes(n_heads):
     start = 2 ** (-(2 ** -(math.log2(n_heads) - 3)))

@@ -9,6 +9,12 @@ seq_len = 32
 head_dim = 16
 attn_logit_softcapping = 50.0
 
+SHAPES = {
+    "default": {"batch_size": 2, "num_heads": 4, "seq_len": 32, "head_dim": 16},
+    # Gemma-2-9B: 16 heads of 256, 2048 tokens
+    "gpu": {"batch_size": 2, "num_heads": 16, "seq_len": 2048, "head_dim": 256},
+}
+
 
 class Model(nn.Module):
     def __init__(self, head_dim, softcap):

@@ -7,6 +7,12 @@ import torch.nn.functional as F
 batch_size = 64
 num_labels = 96
 
+SHAPES = {
+    "default": {"batch_size": 64, "num_labels": 96},
+    # a multi-label head of 2048 tags over a batch of 8192
+    "gpu": {"batch_size": 8192, "num_labels": 2048},
+}
+
 
 class Model(nn.Module):
     def __init__(self, num_labels):

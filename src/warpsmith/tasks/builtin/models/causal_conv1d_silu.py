@@ -9,6 +9,12 @@ d_inner = 64
 seq_len = 48
 d_conv = 4
 
+SHAPES = {
+    "default": {"batch_size": 2, "d_inner": 64, "seq_len": 48, "d_conv": 4},
+    # Mamba-2.8B: d_inner 5120, d_conv 4, 2048 steps
+    "gpu": {"batch_size": 4, "d_inner": 5120, "seq_len": 2048, "d_conv": 4},
+}
+
 
 class Model(nn.Module):
     def __init__(self, d_inner, d_conv):

@@ -10,6 +10,12 @@ hidden_size = 64
 vocab_size = 512
 ignore_index = -100
 
+SHAPES = {
+    "default": {"batch_size": 2, "seq_len": 24, "hidden_size": 64, "vocab_size": 512},
+    # Llama-2-7B's head: 4096 -> 32000 over 2048 tokens
+    "gpu": {"batch_size": 2, "seq_len": 1024, "hidden_size": 4096, "vocab_size": 32000},
+}
+
 
 class Model(nn.Module):
     def __init__(self, hidden_size, vocab_size):

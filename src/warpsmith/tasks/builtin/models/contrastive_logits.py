@@ -10,6 +10,12 @@ num_images = 32
 num_texts = 32
 embed_dim = 64
 
+SHAPES = {
+    "default": {"num_images": 32, "num_texts": 32, "embed_dim": 64},
+    # CLIP ViT-L/H: a batch of 8192 pairs, 1024-dim embeddings
+    "gpu": {"num_images": 8192, "num_texts": 8192, "embed_dim": 1024},
+}
+
 
 class Model(nn.Module):
     def __init__(self):

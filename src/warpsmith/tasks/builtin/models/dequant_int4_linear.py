@@ -8,6 +8,12 @@ out_features = 48
 num_groups = 4
 group_size = 16  # in_features = num_groups * group_size
 
+SHAPES = {
+    "default": {"batch_size": 8, "out_features": 48, "num_groups": 4, "group_size": 16},
+    # a 4-bit Llama-7B up projection (4096 -> 11008, groups of 128), 16 tokens decoded
+    "gpu": {"batch_size": 16, "out_features": 11008, "num_groups": 32, "group_size": 128},
+}
+
 
 class Model(nn.Module):
     def __init__(self, out_features, num_groups, group_size):

@@ -7,6 +7,12 @@ batch_size = 2
 tokens = 32
 hidden_size = 64
 
+SHAPES = {
+    "default": {"batch_size": 2, "tokens": 32, "hidden_size": 64},
+    # DiT-XL/2 at 512 px: 1024 tokens of 1152
+    "gpu": {"batch_size": 32, "tokens": 1024, "hidden_size": 1152},
+}
+
 
 def modulate(x, shift, scale):
     return x * (1 + scale.unsqueeze(1)) + shift.unsqueeze(1)

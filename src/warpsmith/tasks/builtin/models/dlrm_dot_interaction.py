@@ -7,6 +7,12 @@ batch_size = 32
 num_sparse_features = 12
 embedding_dim = 16
 
+SHAPES = {
+    "default": {"batch_size": 32, "num_sparse_features": 12, "embedding_dim": 16},
+    # DLRM on Criteo: 26 sparse features of 128 dims, batch 16384
+    "gpu": {"batch_size": 16384, "num_sparse_features": 26, "embedding_dim": 128},
+}
+
 
 class Model(nn.Module):
     def forward(self, dense, sparse):

@@ -8,6 +8,17 @@ embedding_dim = 32
 batch_size = 32
 total_indices = 160
 
+SHAPES = {
+    "default": {
+        "num_embeddings": 1000, "embedding_dim": 32, "batch_size": 32, "total_indices": 160,
+    },
+    # a recommender table of 1M rows of 128, 16384 bags of 32 ids on average
+    "gpu": {
+        "num_embeddings": 1000000, "embedding_dim": 128, "batch_size": 16384,
+        "total_indices": 524288,
+    },
+}
+
 
 class Model(nn.Module):
     def __init__(self, num_embeddings, embedding_dim):

@@ -9,6 +9,12 @@ seq_len = 32
 n_groups = 2
 group_dim = 32
 
+SHAPES = {
+    "default": {"batch_size": 2, "seq_len": 32, "n_groups": 2, "group_dim": 32},
+    # Mamba-2 / Codestral Mamba: d_inner 8192 in 8 groups, 2048 tokens
+    "gpu": {"batch_size": 2, "seq_len": 2048, "n_groups": 8, "group_dim": 1024},
+}
+
 
 class Model(nn.Module):
     def __init__(self, hidden_size, group_size, eps=1e-5):

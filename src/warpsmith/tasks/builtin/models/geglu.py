@@ -9,6 +9,12 @@ tokens = 32
 dim_in = 48
 dim_out = 64
 
+SHAPES = {
+    "default": {"batch_size": 2, "tokens": 32, "dim_in": 48, "dim_out": 64},
+    # Stable Diffusion's GEGLU: 1280 -> 2 x 5120 over a 64x64 latent
+    "gpu": {"batch_size": 2, "tokens": 4096, "dim_in": 1280, "dim_out": 5120},
+}
+
 
 class Model(nn.Module):
     def __init__(self, dim_in, dim_out):

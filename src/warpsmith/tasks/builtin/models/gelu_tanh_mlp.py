@@ -8,6 +8,12 @@ batch_size = 2
 seq_len = 16
 n_embd = 64
 
+SHAPES = {
+    "default": {"batch_size": 2, "seq_len": 16, "n_embd": 64},
+    # GPT-2 XL: n_embd 1600, 1024 tokens
+    "gpu": {"batch_size": 4, "seq_len": 1024, "n_embd": 1600},
+}
+
 
 class Model(nn.Module):
     def __init__(self, n_embd):

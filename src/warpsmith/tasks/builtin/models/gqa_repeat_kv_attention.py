@@ -11,6 +11,18 @@ num_key_value_heads = 2
 seq_len = 32
 head_dim = 16
 
+SHAPES = {
+    "default": {
+        "batch_size": 2, "num_heads": 4, "num_key_value_heads": 2, "seq_len": 32, "head_dim": 16,
+    },
+    # Gemma-2-9B: 16 query heads over 8 K/V heads of 256, 2 x 2048 tokens (the group ratio of
+    # the default shape: the library's repeat_kv copies a traced count of 2)
+    "gpu": {
+        "batch_size": 2, "num_heads": 16, "num_key_value_heads": 8, "seq_len": 2048,
+        "head_dim": 256,
+    },
+}
+
 
 def repeat_kv(hidden_states, n_rep):
     batch, kv_heads, slen, dim = hidden_states.shape

@@ -9,6 +9,16 @@ channels_per_group = 10
 height = 12
 width = 12
 
+SHAPES = {
+    "default": {
+        "batch_size": 2, "num_groups": 8, "channels_per_group": 10, "height": 12, "width": 12,
+    },
+    # a Stable Diffusion U-Net block: 32 groups of 640 channels at 64x64
+    "gpu": {
+        "batch_size": 16, "num_groups": 32, "channels_per_group": 20, "height": 64, "width": 64,
+    },
+}
+
 
 class Model(nn.Module):
     def __init__(self, num_groups, num_channels):

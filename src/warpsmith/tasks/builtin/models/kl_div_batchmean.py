@@ -8,6 +8,12 @@ batch_size = 32
 num_classes = 100
 temperature = 2.0
 
+SHAPES = {
+    "default": {"batch_size": 32, "num_classes": 100},
+    # LM distillation: 2048 tokens over a 32000 vocabulary
+    "gpu": {"batch_size": 2048, "num_classes": 32000},
+}
+
 
 class Model(nn.Module):
     def __init__(self, temperature):

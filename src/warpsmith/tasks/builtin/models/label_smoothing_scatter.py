@@ -7,6 +7,12 @@ batch_size = 64
 num_classes = 200
 smoothing = 0.1
 
+SHAPES = {
+    "default": {"batch_size": 64, "num_classes": 200},
+    # a translation model's loss: 2048 tokens over a 32000 vocabulary
+    "gpu": {"batch_size": 2048, "num_classes": 32000},
+}
+
 
 class Model(nn.Module):
     def __init__(self, smoothing):

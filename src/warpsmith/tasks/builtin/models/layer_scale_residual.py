@@ -8,6 +8,12 @@ tokens = 50
 dim = 64
 init_values = 0.1
 
+SHAPES = {
+    "default": {"batch_size": 4, "tokens": 50, "dim": 64},
+    # ViT-L (CaiT, DeiT-III): 197 tokens of 1024
+    "gpu": {"batch_size": 256, "tokens": 197, "dim": 1024},
+}
+
 
 class LayerScale(nn.Module):
     def __init__(self, dim, init_values):

@@ -9,6 +9,12 @@ hidden_size = 64
 vocab_size = 512
 final_logit_softcapping = 30.0
 
+SHAPES = {
+    "default": {"batch_size": 2, "seq_len": 16, "hidden_size": 64, "vocab_size": 512},
+    # a 4096 -> 32000 head over 2048 tokens
+    "gpu": {"batch_size": 2, "seq_len": 1024, "hidden_size": 4096, "vocab_size": 32000},
+}
+
 
 class Model(nn.Module):
     def __init__(self, hidden_size, vocab_size, softcap):

@@ -8,6 +8,12 @@ n_freqs = 101
 n_frames = 60
 n_mels = 40
 
+SHAPES = {
+    "default": {"batch_size": 2, "n_freqs": 101, "n_frames": 60, "n_mels": 40},
+    # Whisper: 80 mels from 201 bins, 3000 frames (30 s), batch 64
+    "gpu": {"batch_size": 64, "n_freqs": 201, "n_frames": 3000, "n_mels": 80},
+}
+
 
 class Model(nn.Module):
     def __init__(self, n_mels, n_freqs):

@@ -9,6 +9,12 @@ hidden_size = 64
 num_experts = 16
 top_k = 2
 
+SHAPES = {
+    "default": {"num_tokens": 64, "hidden_size": 64, "num_experts": 16, "top_k": 2},
+    # Mixtral-8x7B: hidden 4096, 8 experts, top 2, 16384 tokens
+    "gpu": {"num_tokens": 16384, "hidden_size": 4096, "num_experts": 8, "top_k": 2},
+}
+
 
 class Model(nn.Module):
     def __init__(self, hidden_size, num_experts, top_k):

@@ -10,6 +10,18 @@ num_heads = 4
 num_kv_heads = 2
 head_dim = 16
 
+SHAPES = {
+    "default": {
+        "batch_size": 2, "seq_len": 16, "hidden_size": 64, "num_heads": 4, "num_kv_heads": 2,
+        "head_dim": 16,
+    },
+    # Qwen3-8B: hidden 4096, 32 query and 8 K/V heads of 128, 2 x 2048 tokens
+    "gpu": {
+        "batch_size": 2, "seq_len": 2048, "hidden_size": 4096, "num_heads": 32, "num_kv_heads": 8,
+        "head_dim": 128,
+    },
+}
+
 
 class HeadRMSNorm(nn.Module):
     def __init__(self, dim, eps=1e-6):

@@ -7,6 +7,12 @@ batch_size = 2
 seq_len = 32
 hidden_size = 96
 
+SHAPES = {
+    "default": {"batch_size": 2, "seq_len": 32, "hidden_size": 96},
+    # Llama-7B's hidden 4096 over 8192 tokens
+    "gpu": {"batch_size": 4, "seq_len": 2048, "hidden_size": 4096},
+}
+
 
 class Model(nn.Module):
     def __init__(self, hidden_size, eps=1e-5):

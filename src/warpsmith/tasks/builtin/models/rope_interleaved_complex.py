@@ -8,6 +8,12 @@ seq_len = 24
 num_heads = 4
 half_head_dim = 8  # head_dim = 2 * half_head_dim: pairs (x[2i], x[2i+1]) are rotated together
 
+SHAPES = {
+    "default": {"batch_size": 2, "seq_len": 24, "num_heads": 4, "half_head_dim": 8},
+    # Llama-2-7B: 32 heads of 128, 2048 positions
+    "gpu": {"batch_size": 4, "seq_len": 2048, "num_heads": 32, "half_head_dim": 64},
+}
+
 
 def precompute_freqs_cis(dim, end, theta=10000.0):
     freqs = 1.0 / (theta ** (torch.arange(0, dim, 2)[: dim // 2].float() / dim))

@@ -9,6 +9,12 @@ seq_len = 32
 half_head_dim = 8  # head_dim = 2 * half_head_dim: rotary pairs need an even head size
 rope_theta = 10000.0
 
+SHAPES = {
+    "default": {"batch_size": 2, "num_heads": 4, "seq_len": 32, "half_head_dim": 8},
+    # Llama-7B: 32 heads of 128, 2048 positions
+    "gpu": {"batch_size": 4, "num_heads": 32, "seq_len": 2048, "half_head_dim": 64},
+}
+
 
 def rotate_half(x):
     x1 = x[..., : x.shape[-1] // 2]

@@ -7,6 +7,12 @@ num_rows = 256
 feature_dim = 32
 num_segments = 24
 
+SHAPES = {
+    "default": {"num_rows": 256, "feature_dim": 32, "num_segments": 24},
+    # graph pooling: 262144 node rows of 128 into 1000 graphs
+    "gpu": {"num_rows": 262144, "feature_dim": 128, "num_segments": 1000},
+}
+
 
 class Model(nn.Module):
     def __init__(self, num_segments):

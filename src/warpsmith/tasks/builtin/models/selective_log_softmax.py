@@ -7,6 +7,12 @@ batch_size = 4
 seq_len = 16
 vocab_size = 512
 
+SHAPES = {
+    "default": {"batch_size": 4, "seq_len": 16, "vocab_size": 512},
+    # GRPO's log-probabilities: 4 completions of 1024 tokens, vocabulary 32000
+    "gpu": {"batch_size": 4, "seq_len": 1024, "vocab_size": 32000},
+}
+
 
 class Model(nn.Module):
     def forward(self, logits, index):

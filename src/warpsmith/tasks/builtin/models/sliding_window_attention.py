@@ -11,6 +11,12 @@ seq_len = 40
 head_dim = 16
 window = 12
 
+SHAPES = {
+    "default": {"batch_size": 2, "num_heads": 4, "seq_len": 40, "head_dim": 16, "window": 12},
+    # Mistral-7B's heads (32 of 128), 4 x 1024 tokens, a 256-token window
+    "gpu": {"batch_size": 4, "num_heads": 32, "seq_len": 1024, "head_dim": 128, "window": 256},
+}
+
 
 class Model(nn.Module):
     def __init__(self, window):

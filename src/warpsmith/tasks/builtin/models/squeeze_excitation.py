@@ -9,6 +9,12 @@ height = 14
 width = 14
 rd_ratio = 0.25
 
+SHAPES = {
+    "default": {"batch_size": 2, "channels": 32, "height": 14, "width": 14},
+    # SE-ResNet-50's first stage: 256 channels at 56x56, batch 128
+    "gpu": {"batch_size": 128, "channels": 256, "height": 56, "width": 56},
+}
+
 
 class Model(nn.Module):
     def __init__(self, channels, rd_ratio):

@@ -9,6 +9,12 @@ seq_len = 16
 hidden_size = 64
 intermediate_size = 96
 
+SHAPES = {
+    "default": {"batch_size": 2, "seq_len": 16, "hidden_size": 64, "intermediate_size": 96},
+    # Llama-7B: 4096 -> 11008 -> 4096 over 2048 tokens
+    "gpu": {"batch_size": 2, "seq_len": 1024, "hidden_size": 4096, "intermediate_size": 11008},
+}
+
 
 class Model(nn.Module):
     def __init__(self, hidden_size, intermediate_size):

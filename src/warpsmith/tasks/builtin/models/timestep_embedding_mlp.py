@@ -10,6 +10,12 @@ num_freqs = 32  # the sinusoidal embedding has 2 * num_freqs channels
 time_embed_dim = 96
 max_period = 10000
 
+SHAPES = {
+    "default": {"batch_size": 16, "num_freqs": 32, "time_embed_dim": 96},
+    # DiT-XL's embedder (256 sinusoids -> 1152) for 8192 timesteps (one per frame or token)
+    "gpu": {"batch_size": 8192, "num_freqs": 128, "time_embed_dim": 1152},
+}
+
 
 class Model(nn.Module):
     def __init__(self, num_freqs, time_embed_dim):

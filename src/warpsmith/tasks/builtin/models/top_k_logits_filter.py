@@ -8,6 +8,12 @@ vocab_size = 1000
 top_k = 50
 temperature = 0.7
 
+SHAPES = {
+    "default": {"batch_size": 16, "vocab_size": 1000},
+    # sampling 64 sequences over Llama-3's 128256 vocabulary, top 50
+    "gpu": {"batch_size": 64, "vocab_size": 128256},
+}
+
 
 class Model(nn.Module):
     def __init__(self, top_k, temperature):

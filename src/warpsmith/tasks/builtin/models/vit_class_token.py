@@ -7,6 +7,12 @@ batch_size = 4
 num_patches = 49
 embed_dim = 64
 
+SHAPES = {
+    "default": {"batch_size": 4, "num_patches": 49, "embed_dim": 64},
+    # ViT-B/16 at 224 px: 196 patches of 768
+    "gpu": {"batch_size": 512, "num_patches": 196, "embed_dim": 768},
+}
+
 
 class Model(nn.Module):
     def __init__(self, num_patches, embed_dim):
