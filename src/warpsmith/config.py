@@ -37,7 +37,10 @@ class VerifyProfile:
     # where eager and torch.compile are timed: "process", a process of their own that the
     # trusted side's clock times through the same round trip as the candidate's blocks
     # (verify/baseline_process.py); "here", the trusted process (no round trip: a bias of
-    # 10-15 % against the candidate at a few calls a block, docs/benchmarks/verifier.md)
+    # 10-15 % against the candidate at a few calls a block, docs/benchmarks/verifier.md);
+    # "kept", a process of their own kept between verifications of one task, so the second
+    # candidate pays no start-up and no torch.compile build (8-13 s of a verification's
+    # 15-30 s on the H100; verify/baseline_process.KEPT). Not yet measured on a GPU.
     baselines: str = "process"
 
 

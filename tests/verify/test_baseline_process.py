@@ -130,3 +130,61 @@ def test_a_process_that_fails_after_its_ready_frame_is_replaced_whole(made, monk
     assert v.status == "passed", v.feedback
     assert any("no slots frame" in w for w in v.warnings), v.warnings
     assert made["blocks"] == [] and all(_gone(p) for p in made["processes"])
+
+
+KEPT = replace(PROFILE, baselines="kept")
+
+
+@pytest.fixture
+def kept(made):
+    """baselines="kept": every process a test leaves kept is closed after it."""
+    yield made
+    baseline_process.KEPT.close()
+    assert all(_gone(p) for p in made["processes"])
+
+
+def test_a_kept_process_times_the_next_candidate_of_the_task_without_starting_again(kept):
+    first = verify("level1/relu", GOOD / "relu_triton.py", device="cpu", profile=KEPT,
+                   store=None)
+    held = baseline_process.KEPT.held
+    assert held is not None and held.proc.proc.poll() is None  # kept, running, not stopped
+    second = verify("level1/relu", GOOD / "relu_triton.py", device="cpu", profile=KEPT,
+                    store=None)
+    assert first.status == second.status == "passed", (first.feedback, second.feedback)
+    assert len(kept["processes"]) == 1  # one start for both
+    assert [r["impl"] for r in kept["blocks"]] == ["eager"] * 2 * PROFILE.blocks
+    assert "reused" not in first.environment["clock"]["baselines_startup_s"]
+    assert second.environment["clock"]["baselines_startup_s"]["reused"] == 1.0
+    assert second.timing_measured and second.speedup_vs_eager > 0
+    assert not any("trusted process instead" in w for w in second.warnings), second.warnings
+
+
+def test_a_wrong_candidate_leaves_the_kept_process_for_the_next(kept):
+    """Found wrong before its timing: END in place of the sets, and the process kept."""
+    wrong = verify("level1/relu", BAD / "incorrect_partial_write.py", device="cpu",
+                   profile=KEPT, store=None)
+    right = verify("level1/relu", GOOD / "relu_triton.py", device="cpu", profile=KEPT,
+                   store=None)
+    assert (wrong.status, right.status) == ("incorrect", "passed"), right.feedback
+    assert len(kept["processes"]) == 1 and right.timing_measured
+
+
+def test_another_tasks_verification_closes_the_kept_process_first(kept):
+    verify("level1/relu", GOOD / "relu_triton.py", device="cpu", profile=KEPT, store=None)
+    relu = baseline_process.KEPT.held
+    seen = []
+    plan = pipeline.memplan.plan
+
+    def spy_plan(*args, **kwargs):  # the other task's memory plan: made once it is gone
+        seen.append(relu.proc.proc.poll() is not None)
+        return plan(*args, **kwargs)
+
+    pipeline.memplan.plan = spy_plan
+    try:
+        v = verify("level1/sigmoid", GOOD / "sigmoid_triton.py", device="cpu", profile=KEPT,
+                   store=None)
+    finally:
+        pipeline.memplan.plan = plan
+    assert v.status == "passed", v.feedback
+    assert seen == [True] and _gone(relu)
+    assert len(kept["processes"]) == 2 and baseline_process.KEPT.held is not relu

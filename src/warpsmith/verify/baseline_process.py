@@ -13,13 +13,17 @@ process instead, with a note. Never the candidate's failure.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import hashlib
 import io
 import json
 import math
+import os
 import queue
 import shutil
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -49,12 +53,31 @@ class BaselineProcess:
     def __init__(self, task: Task, prepared: Prepared, prof: VerifyProfile, device: str):
         self.scratch = Path(tempfile.mkdtemp(prefix="warpsmith-baselines-"))
         self.timeout_s = prof.timeout_s
+        self.keep = prof.baselines == "kept" and _keepable(prepared)
+        self.key = key(task, [prepared.timed_shape], prof, device)
         self.proc = Started(PROGRAM, ["-"], self.scratch, worker_environment(device),
                             MAX_FRAME, inbox=self.scratch, jailed=False)
-        self.proc.tell(_job(task, prepared, prof, device))
         self.held: contextlib.ExitStack | None = None
+        self._job(task, prepared, prof, device)
+
+    @classmethod
+    def open(cls, task: Task, prepared: Prepared, prof: VerifyProfile,
+             device: str) -> BaselineProcess:
+        """The process kept from the last verification of this task, where the profile keeps
+        them (`baselines="kept"`) and one is; else a new one."""
+        kept = KEPT.take(key(task, [prepared.timed_shape], prof, device)) \
+            if prof.baselines == "kept" else None
+        if kept is None:
+            return cls(task, prepared, prof, device)
+        kept.timeout_s = prof.timeout_s
+        kept._job(task, prepared, prof, device)
+        return kept
+
+    def _job(self, task: Task, prepared: Prepared, prof: VerifyProfile, device: str) -> None:
         self.ready: dict | None = None
         self.startup: dict[str, float] = {}  # seconds: where the wait for `ready` went
+        self.asked = time.perf_counter()
+        self.proc.tell(_job(task, prepared, prof, device, self.keep))
 
     # -- the protocol, as the candidate's worker speaks it ------------------------------
 
@@ -70,7 +93,7 @@ class BaselineProcess:
                     not isinstance(per_call, float):
                 raise BaselineFailed("the baselines' process sent a malformed ready frame")
             self.ready = head
-            self.startup = _startup(head.get("startup_s"), arrived - self.proc.start,
+            self.startup = _startup(head.get("startup_s"), arrived - self.asked,
                                     time.perf_counter() - began)
             self._pause()
         return self.ready
@@ -98,6 +121,31 @@ class BaselineProcess:
             raise BaselineFailed("the baselines' block frame came before its GO")
         return elapsed
 
+    def park(self) -> None:
+        """END, and the process kept for the next verification of this task, not stopped
+        (at the end of its input it exits) and not waited for: it frees its timing sets
+        and says `parked` meanwhile (settle)."""
+        with contextlib.suppress(Exception):
+            self._resume()
+            self.proc.tell(END)
+            self.parked = False
+            KEPT.put(self)
+            return
+        self.close()
+
+    parked = False  # its `parked` frame read (settle)
+
+    def settle(self) -> bool:
+        """Its `parked` frame, a `ready` it sent for a timing that never began read on the
+        way: its memory is back. False: it failed or went quiet (it is closed)."""
+        try:
+            while not self.parked:
+                self.parked = self._next(("ready", "parked"))[0].get("kind") == "parked"
+        except BaselineFailed:
+            self.close()
+            return False
+        return True
+
     def close(self) -> None:
         """END, then the process and its scratch folder gone, whatever state it is in."""
         with contextlib.suppress(Exception):
@@ -108,7 +156,7 @@ class BaselineProcess:
 
     # -- frames -------------------------------------------------------------------------
 
-    def _next(self, kind: str) -> tuple[dict, bytes, float]:
+    def _next(self, kind: str | tuple[str, ...]) -> tuple[dict, bytes, float]:
         deadline = time.perf_counter() + self.timeout_s
         while True:
             left = deadline - time.perf_counter()
@@ -131,7 +179,7 @@ class BaselineProcess:
             raise BaselineFailed(f"the baselines' process failed: {error.get('type')}: "
                                  f"{str(error.get('message'))[:300]}",
                                  oom=error.get("type") == "OutOfMemoryError")
-        if head.get("kind") != kind:
+        if head.get("kind") not in ((kind,) if isinstance(kind, str) else kind):
             raise BaselineFailed(f"the baselines' process sent {head.get('kind')!r} for "
                                  f"{kind!r}")
         return head, item[1], item[2]
@@ -160,13 +208,75 @@ def _startup(steps, ready_after: float, waited: float) -> dict[str, float]:
     return out
 
 
-def _job(task: Task, prepared: Prepared, prof: VerifyProfile, device: str) -> bytes:
+def _job(task: Task, prepared: Prepared, prof: VerifyProfile, device: str,
+         keep: bool) -> bytes:
     """What the process reads from stdin: its record as a JSON line, then the timed shape's
     parameters (the reference's state: the trusted side's own model, rebuilt there)."""
     name = prepared.timed_shape
     record = {"task": str(Path(task.path).resolve()), "device": device, "timed_shape": name,
-              "compile_modes": list(prof.compile_modes), "warmup_s": prof.warmup_s}
+              "compile_modes": list(prof.compile_modes), "warmup_s": prof.warmup_s,
+              "keep": keep}
     buffer = io.BytesIO()
     torch.save({name: prepared.shapes[name]}, buffer)
     data = buffer.getvalue()
     return f"{json.dumps(record)}\n{len(data)}\n".encode() + data
+
+
+# -- kept between verifications ---------------------------------------------------------
+
+KEEP_MAX_BYTES = 1 << 30  # a kept process holds the reference's state on the GPU meanwhile
+
+
+def key(task: Task, shapes, prof: VerifyProfile, device: str) -> str:
+    """What a kept process must have been made for: the task file's bytes, the timed shape
+    (the last of `shapes`, as reference.prepare times it), the modes, the device and the
+    GPU this process sees."""
+    digest = hashlib.sha256(Path(task.path).read_bytes()).hexdigest()
+    return json.dumps([str(Path(task.path).resolve()), digest, shapes[-1],
+                       list(prof.compile_modes), prof.warmup_s, device,
+                       os.environ.get("CUDA_VISIBLE_DEVICES")])
+
+
+def _keepable(prepared: Prepared) -> bool:
+    spec = prepared.shapes[prepared.timed_shape]
+    held = [*spec["state_dict"].values(), *spec.get("buffers", {}).values()]
+    return sum(t.numel() * t.element_size() for t in held
+               if isinstance(t, torch.Tensor)) <= KEEP_MAX_BYTES
+
+
+class _Kept:
+    """At most one process, of the last task verified (a bench or a reward batch verifies
+    one task's candidates in a row): taken by a verification of the same task, closed by
+    any other one before its memory plan is made, and at exit."""
+
+    def __init__(self):
+        self.lock, self.held = threading.Lock(), None
+
+    def take(self, wanted: str) -> BaselineProcess | None:
+        with self.lock:
+            held, self.held = self.held, None
+        if held is not None and held.key == wanted and held.proc.proc.poll() is None and \
+                held.settle():
+            return held
+        if held is not None:
+            held.close()
+        return None
+
+    def keep_only(self, wanted: str) -> None:
+        """Close a kept process of another task (its memory back before the plan)."""
+        held = self.take(wanted)
+        if held is not None:
+            self.put(held)
+
+    def put(self, process: BaselineProcess) -> None:
+        with self.lock:
+            old, self.held = self.held, process
+        if old is not None:
+            old.close()
+
+    def close(self) -> None:
+        self.take("")
+
+
+KEPT = _Kept()
+atexit.register(KEPT.close)

@@ -194,14 +194,16 @@ class Baselines:
         """The baselines' process ended, whatever happened to the timing (idempotent)."""
         self._stop_process()
 
-    def _stop_process(self) -> None:
+    def _stop_process(self, park: bool = False) -> None:
+        """The baselines' process ended, or kept for the task's next verification (`park`:
+        its timing ran to its end or never began; baseline_process.KEPT)."""
         if self.process is not None:
             process, self.process = self.process, None
             self.process_views = None
-            if self.process_slots is not None:
+            if self.process_slots is not None:  # unmapped before it frees them
                 self.process_slots.__exit__(None, None, None)
                 self.process_slots = None
-            process.close()
+            process.park() if park and process.keep else process.close()
 
     def _timing_seed(self) -> int:
         return next(c.seed for c in self.prepared.cases if c.variant == "timing")
@@ -445,7 +447,8 @@ class Baselines:
 
     def _close(self) -> bytes:
         self.impls = {}
-        self._stop_process()
+        self._stop_process(park=not self.too_large and (
+            self.state == "start" or self.next_turn == len(self.turns)))
         if self.slots is not None:
             self.slot_views = None
             self.slots.__exit__(None, None, None)

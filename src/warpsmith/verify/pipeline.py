@@ -29,8 +29,20 @@ from ..tasks import admission
 from ..tasks.counting import count_cost
 from ..tasks.suite import resolve_task
 from ..types import Task, Verdict
+from . import (
+    baseline_process,
+    collect,
+    gates,
+    gpukernels,
+    gpulock,
+    jail,
+    memcheck,
+    memplan,
+    offgpu,
+    prestart,
+    static,
+)
 from . import baselines as baseline_timer
-from . import collect, gates, gpukernels, gpulock, jail, memcheck, memplan, offgpu, prestart, static
 from .baseline_process import BaselineProcess
 from .feedback import feedback_text
 from .outcome import interpret_outcome, stage_times
@@ -151,6 +163,8 @@ def _run(task, candidate: Source, device, prof, base) -> Verdict:
         return replace(base, status="needs_gpu", reasons=("--device cuda, but no GPU is here",))
     try:
         task, shapes, skipped, notes = choose_shapes(task, device, prof)
+        if prof.baselines == "kept":  # another task's kept process gives its memory back
+            baseline_process.KEPT.keep_only(baseline_process.key(task, shapes, prof, device))
         mem = memplan.plan(task, shapes[-1], prof, device)
     except (admission.TooLarge, memplan.TooLarge) as e:
         return replace(base, status="too_large", reasons=(str(e),),
@@ -257,8 +271,8 @@ def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, ba
         ahead = when == "ahead" and spare is not None  # a process that verifies again
         if ahead:
             prestart.SPARES.refill(device, env)
-        process = BaselineProcess(task, prepared, prof, device) \
-            if timed_here(device) and prof.baselines == "process" else None
+        process = BaselineProcess.open(task, prepared, prof, device) \
+            if timed_here(device) and prof.baselines in ("process", "kept") else None
         checks = collect.CaseReader(task, prepared, device, stages)
         baselines = baseline_timer.Baselines(task, prepared, prof, device, block_sets,
                                              process, checks) \

@@ -16,6 +16,7 @@ shapes' parameters as a line, then those parameters (torch.save bytes, as the ca
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import os
@@ -42,7 +43,16 @@ def main(fd: int) -> None:
     report: dict = {"stage": "setup", "error": None}
     try:
         job, shapes = _read_job()
-        report["timing"] = _time(job, shapes, fd)
+        kept: tuple | None = None
+        while job is not None:
+            report["timing"], kept = _time(job, shapes, fd, kept)
+            if not job.get("keep"):
+                break
+            # kept for the next verification of this task: its timing sets and warm-up
+            # inputs freed before the trusted side plans the next one's memory
+            _free(job["device"])
+            protocol.write_frame(fd, {"frame": protocol.TIMING, "kind": "parked"})
+            job, shapes = _read_job(at_end=None)
         report["stage"] = "done"
     except BaseException as e:  # the trusted side falls back, or says the baselines failed
         report["error"] = {"type": type(e).__name__, "message": str(e)[:2000],
@@ -52,8 +62,13 @@ def main(fd: int) -> None:
     os._exit(0)
 
 
-def _read_job() -> tuple[dict, dict]:
-    head, size = _stdin_line(), _stdin_line()
+def _read_job(at_end: object = RuntimeError) -> tuple[dict | None, dict]:
+    """The next job; at the end of input, RuntimeError (the first job), or (None, {}) (a
+    kept process whose trusted side ended it)."""
+    head = _stdin_line()
+    if head is None and at_end is None:
+        return None, {}
+    size = _stdin_line()
     if head is None or size is None or not size.isdigit():
         raise RuntimeError("the trusted side sent no job")
     job = json.loads(head)
@@ -62,28 +77,48 @@ def _read_job() -> tuple[dict, dict]:
     return job, data
 
 
-def _time(job: dict, shapes: dict, fd: int) -> dict:
+def _time(job: dict, shapes: dict, fd: int, kept: tuple | None) -> tuple[dict, tuple]:
+    """One verification's timing; `kept`: the last one's (key, task, eager, compiled
+    implementations), reused where this job is for the same task, shape and modes (its
+    state loaded into the same modules, every implementation warmed up again)."""
     device, name = job["device"], job["timed_shape"]
     startup: dict = {}  # the trusted side adds the start-up before main (Python, torch)
-    task = load_task(job["task"])
     spec = shapes[name]
     shape = Shape(name, spec["values"])
-    impls, notes, per_call = _impls(task, shape, spec, job, startup)
+    key = (job["task"], name, json.dumps(spec["values"], sort_keys=True, default=str),
+           device, tuple(job["compile_modes"]))
+    if kept is not None and kept[0] == key:
+        task, eager, made = kept[1], kept[2], kept[3]
+        startup["reused"] = 1.0
+    else:
+        task, eager, made = load_task(job["task"]), None, {}
+    impls, notes, per_call, eager = _impls(task, shape, spec, job, startup, eager, made)
     channel = (lambda head, payload=b"": protocol.write_frame(fd, head, payload),
                _stdin_line_soon, _stdin_bytes)
-    return serve(impls, task, channel, (_NoLaunches(), None), device,
-                 ready={"impls": list(impls), "notes": notes, "per_call_s": per_call,
-                        "startup_s": startup})
+    timing = serve(impls, task, channel, (_NoLaunches(), None), device,
+                   ready={"impls": list(impls), "notes": notes, "per_call_s": per_call,
+                          "startup_s": startup}, may_end_first=bool(job.get("keep")))
+    return timing, (key, task, eager, impls)
 
 
-def _impls(task, shape: Shape, spec: dict, job: dict,
-           startup: dict) -> tuple[dict, list[str], float]:
+def _free(device: str) -> None:
+    gc.collect()
+    if device == "cuda":
+        torch.cuda.synchronize()
+        torch.cuda.empty_cache()
+
+
+def _impls(task, shape: Shape, spec: dict, job: dict, startup: dict, eager=None,
+           made: dict | None = None) -> tuple[dict, list[str], float, torch.nn.Module]:
     """Eager (the reference built as the trusted side built it, holding its state) and each
     torch.compile mode, warmed up; a mode that raises is left out with a note. Returns them,
-    the notes, and eager's seconds per call; `startup` gets the seconds of each step (the
-    timing waits for them: docs/benchmarks/verifier.md)."""
+    the notes, eager's seconds per call and eager; `startup` gets the seconds of each step
+    (the timing waits for them: docs/benchmarks/verifier.md). `eager` and `made`: a kept
+    process's model and compiled implementations, given this job's state in place (the
+    compiled graphs read the same parameters)."""
     device, began = job["device"], time.perf_counter()
-    eager = build_model(task, shape, device)
+    made = made or {}
+    eager = eager if eager is not None else build_model(task, shape, device)
     _load_matching(eager, spec["state_dict"])
     _load_unsaved(eager, spec.get("buffers", {}))
     pool = [(seed, case_inputs(task, shape, device, seed, "timing")) for seed in WARM_SEEDS]
@@ -95,7 +130,7 @@ def _impls(task, shape: Shape, spec: dict, job: dict,
             name = "eager" if mode == "eager" else compile_name(mode)
             try:
                 began = time.perf_counter()
-                fn = eager if mode == "eager" else torch.compile(
+                fn = eager if mode == "eager" else made.get(name) or torch.compile(
                     eager, mode=None if mode == "default" else mode)
                 warm_up(fn, pool, job["warmup_s"])
                 impls[name] = fn
@@ -108,7 +143,7 @@ def _impls(task, shape: Shape, spec: dict, job: dict,
                 notes.append(f"{name} of the reference raised {type(e).__name__}: "
                              f"{str(e)[:200]}; it is not a baseline of this verdict")
         per_call = per_call_seconds(eager, pool)
-    return impls, notes, per_call
+    return impls, notes, per_call, eager
 
 
 class _NoLaunches:

@@ -44,16 +44,22 @@ def time_candidate(job: dict, models: dict, task, channel, guards) -> dict:
 CANDIDATE = "candidate"  # the one implementation of a candidate's worker
 
 
-def serve(impls: dict, task, channel, guards, device: str, ready: dict | None = None) -> dict:
+def serve(impls: dict, task, channel, guards, device: str, ready: dict | None = None,
+          may_end_first: bool = False) -> dict:
     """The timing protocol, for the candidate's worker and the baselines' process alike
     (child/reference_worker.py): `impls` by name, a GO naming one (`impl`; the first when it
-    names none). `ready`: what the first frame carries besides its kind."""
+    names none). `ready`: what the first frame carries besides its kind. `may_end_first`:
+    END in place of the sets is a timing not done (a kept baselines' process, whose
+    candidate was found wrong first), not an error."""
     from ...tasks.loader import tf32_policy
 
     send, read_line, read_bytes = channel
     gpu = device == "cuda"
     send({"frame": TIMING, "kind": "ready", **(ready or {})})
-    record = parse_go(read_line() or "")
+    line = read_line() or ""
+    if may_end_first and line == END.decode().strip():
+        return {"persisting_l2_raised": 0, "tampered": []}
+    record = parse_go(line)
     if record is None or record.get("kind") != "sets":
         raise RuntimeError("the trusted side sent no timing sets")
     timer = _Block(impls, _make_sets(record, device), gpu)
