@@ -130,7 +130,8 @@ def watch_interpreter_memory(launched, accessed, finished=None) -> bool:
     InterpreterBuilder's masked load and store; the signatures after the mask differ between
     3.6 and 3.9 and are passed through. Each access also says which program made it
     (`program=`, its grid index; kind "exchange" for an atomic exchange or compare-and-swap;
-    an "atomic" also says its class of op, `op=`, OP_CLASS),
+    an "atomic" also says its class of op, `op=`, OP_CLASS), a "store" also gives its
+    values (`values=`, the lanes' data), a read made by an atomic says so (`op="atomic"`),
     and `finished()` runs once a launch's programs are done. An atomic's returned value (the
     memory before it) is a read of that memory once the kernel uses it: a "load" of its
     lanes is reported then (red-team round 12: a running total published by one program's
@@ -152,7 +153,8 @@ def watch_interpreter_memory(launched, accessed, finished=None) -> bool:
         return load(self, ptrs, mask, *rest, **kw)
 
     def masked_store(self, ptrs, value, mask, *rest, **kw):
-        accessed("store", ptrs.data, mask.data, _width(ptrs), program=self.grid_idx)
+        accessed("store", ptrs.data, mask.data, _width(ptrs), program=self.grid_idx,
+                 values=value.data)
         return store(self, ptrs, value, mask, *rest, **kw)
 
     def atomic_rmw(self, op, ptr, val, mask, *rest, **kw):
@@ -166,7 +168,8 @@ def watch_interpreter_memory(launched, accessed, finished=None) -> bool:
         else:
             name = op_name(op)
             reads = _identity_lanes(name, val.data)
-            accessed("load", ptr.data, lanes & reads, _width(ptr), program=self.grid_idx)
+            accessed("load", ptr.data, lanes & reads, _width(ptr), program=self.grid_idx,
+                     op="atomic")
             accessed("atomic", ptr.data, lanes & ~reads, _width(ptr), program=self.grid_idx,
                      op=OP_CLASS.get(name, name))
         return rmw(self, op, ptr, val, mask, *rest, **kw)
@@ -221,7 +224,7 @@ def _result_watched(method, made: list, accessed, watched):
 
         def used() -> None:
             for ptrs, lanes, width, program in atomics:
-                accessed("load", ptrs, lanes, width, program=program)
+                accessed("load", ptrs, lanes, width, program=program, op="atomic")
 
         result.handle = watched(result.handle, used)
         return result

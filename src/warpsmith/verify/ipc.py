@@ -22,7 +22,6 @@ import torch
 from . import wire
 from .cudadriver import IpcHandle as _Handle
 from .cudadriver import address_range as _range
-from .cudadriver import check as _check
 from .cudadriver import driver as _driver
 
 CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS = 1
@@ -82,10 +81,18 @@ class Mapped:
             handle = _Handle()
             ctypes.memmove(ctypes.byref(handle), bytes.fromhex(handle_hex), 64)
             ptr = ctypes.c_uint64()
-            _check(_driver().cuIpcOpenMemHandle_v2(ctypes.byref(ptr), handle,
-                                                   CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS),
-                   "cuIpcOpenMemHandle")
-            base, size = _range(ptr.value)
+            # a handle the driver refuses is the worker's claim (forged bytes, a handle of
+            # another process's): the candidate's failure, never a RuntimeError out of the
+            # trusted side (red-team round 14, E108)
+            result = _driver().cuIpcOpenMemHandle_v2(ctypes.byref(ptr), handle,
+                                                     CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS)
+            if result != 0:
+                raise ValueError(f"the CUDA driver refused an IPC handle (error {result})")
+            try:
+                base, size = _range(ptr.value)
+            except RuntimeError as e:
+                _driver().cuIpcCloseMemHandle(ctypes.c_uint64(ptr.value))
+                raise ValueError(str(e)) from e
             self.open[handle_hex] = (ptr.value, size - (ptr.value - base))
         return self.open[handle_hex]
 
@@ -118,9 +125,9 @@ def read_manifest(data: bytes, expected: list[list[torch.Tensor]]) -> list[list[
     holds the reference outputs: an entry that claims another shape or dtype comes back as a
     meta tensor of that shape and dtype (the comparison reports the mismatch); anything
     malformed raises ValueError."""
-    import json
+    from .protocol import untrusted_json  # nesting past the decoder's limit: ValueError
 
-    calls = json.loads(data)
+    calls = untrusted_json(data)
     if not isinstance(calls, list) or len(calls) != len(expected):
         raise ValueError("not one list of outputs per call")
     with Mapped() as mapped:

@@ -61,7 +61,7 @@ from .worker_report import WorkerReport, parse_report
 # nothing ran on the CPU before it (E52-E54); 10 since the trusted side hands inputs over per
 # call, reads the outputs and times every implementation on its own clock (issue 31); 11
 # since an implausibly fast result is measured again and flagged, never `suspect`
-VERIFIER_VERSION = "12"
+VERIFIER_VERSION = "13"
 # Verdicts about this machine, not the candidate: never stored, so another machine (or a
 # later run with more memory) verifies again instead of finding them in the cache.
 MACHINE_LIMITS = frozenset({"too_large"})

@@ -132,13 +132,22 @@ class Malformed(ValueError):
 def untrusted_json(data: bytes):
     """JSON from the candidate's process; ValueError for anything that does not decode,
     nesting deeper than the decoder's recursion limit included (a RecursionError escaped
-    the trusted side and ended a bench)."""
+    the trusted side and ended a bench), and an integer outside a signed 64-bit word (an
+    integer of 400 digits passed every type check and then made float() raise OverflowError
+    out of the trusted side: red-team round 14, E108)."""
     try:
-        return json.loads(data)
+        return json.loads(data, parse_int=_bounded_int)
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise ValueError(str(e)[:200]) from e
     except RecursionError as e:
         raise ValueError("nested too deeply") from e
+
+
+def _bounded_int(text: str) -> int:
+    value = int(text) if len(text) <= 20 else None
+    if value is None or not -2**63 <= value < 2**63:
+        raise ValueError(f"an integer outside 64 bits ({text[:24]}...)")
+    return value
 
 
 def header(body: bytes) -> dict:

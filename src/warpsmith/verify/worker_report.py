@@ -137,5 +137,9 @@ def _count(value) -> int | None:
 
 
 def number(value) -> bool:
-    """A number from the candidate's JSON: an int or a float, never a bool."""
-    return isinstance(value, int | float) and not isinstance(value, bool)
+    """A number from the candidate's JSON: an int or a float, never a bool, and an int only
+    within 64 bits (one of 400 digits made float() raise OverflowError out of the trusted
+    side and out of the tuner's search: red-team round 14, E108)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return isinstance(value, float) or -2**63 <= value < 2**63

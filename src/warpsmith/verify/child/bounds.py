@@ -25,7 +25,7 @@ from ...lang.triton_compat import watch_interpreter_memory
 
 _LAUNCH: dict = {"starts": np.zeros(0, np.uint64), "ends": np.zeros(0, np.uint64),
                  "names": [], "stores": [], "loads": [], "updates": [], "programs": {},
-                 "classes": [], "own": {"program": None, "parts": [], "merged": None}}
+                 "classes": [], "own": {}}
 
 
 REFUSED: list[str] = []  # every refusal raised in this process, caught or not (the report's)
@@ -93,19 +93,26 @@ LISTS = {"load": "loads", "store": "stores", "exchange": "stores", "atomic": "up
 SPANNING = -2  # the storage of an access whose lanes lie in more than one
 
 
-def _accessed(kind: str, ptrs, mask, width: int, program=None, op=None) -> None:
+def _accessed(kind: str, ptrs, mask, width: int, program=None, op=None,
+              values=None) -> None:
+    """`op`: an atomic's class of op; for a "load", "atomic" where the read is an atomic's
+    (its returned value, or a lane that changes nothing). `values`: a store's values."""
     if kind == "barrier":  # the program's threads wait for each other: its stores are seen
         _own_reset(program)
         return
     addresses = np.asarray(ptrs).astype(np.uint64, copy=False)
     lanes = np.arange(addresses.size).reshape(addresses.shape)
+    bits = _bits(values, addresses.shape) if kind == "store" else None
     if mask is not None:
         kept = np.broadcast_to(np.asarray(mask, dtype=bool), addresses.shape)
         addresses, lanes = addresses[kept], lanes[kept]
+        bits = bits[kept] if bits is not None else None
     if addresses.size == 0:
         return
-    if program is not None and kind in ("store", "exchange", "load"):
-        _own_lanes(kind, addresses.ravel(), lanes.ravel(), program)
+    if program is not None:
+        _own_lanes(kind, addresses.ravel(), lanes.ravel(), program,
+                   atomic_read=kind == "load" and op == "atomic",
+                   bits=bits.ravel() if bits is not None else None)
     starts, ends = _LAUNCH["starts"], _LAUNCH["ends"]
     first = int(np.searchsorted(starts, addresses.min(), side="right")) - 1
     if program is not None:  # kept to find another program's at the end
@@ -129,23 +136,82 @@ def _accessed(kind: str, ptrs, mask, width: int, program=None, op=None) -> None:
 
 
 def _own_reset(program) -> None:
-    _LAUNCH["own"] = {"program": program, "parts": [], "merged": None}
+    _LAUNCH["own"] = {"program": program, "parts": [], "merged": None, "reads": [],
+                      "atomic_reads": [], "updates": [], "values": [], "sorted": {}}
 
 
-def _own_lanes(kind: str, addresses: np.ndarray, lanes: np.ndarray, program) -> None:
-    """Within one program: a load of an address the program stored from another lane of its
-    block, with no tl.debug_barrier between. On a GPU a block's lanes are many threads, and
-    one's store is not ordered before another's load without a barrier; under the
-    interpreter a block's store lands whole before the next op (red-team round 12: a scan
-    that stored a row and read it back shifted, exact here)."""
+def _bits(values, shape) -> np.ndarray | None:
+    """A store's values as unsigned integers of their own width, one per lane (None where
+    the interpreter gave none this can read)."""
+    if values is None:
+        return None
+    v = np.asarray(values)
+    if v.dtype.itemsize not in (1, 2, 4, 8) or v.dtype.kind not in "biuf":
+        return None
+    v = np.ascontiguousarray(np.broadcast_to(v, shape))
+    return v.view(f"u{v.dtype.itemsize}").astype(np.uint64)
+
+
+def _own_lanes(kind: str, addresses: np.ndarray, lanes: np.ndarray, program,
+               atomic_read: bool = False, bits: np.ndarray | None = None) -> None:
+    """Within one program, since its last tl.debug_barrier: a block's lanes are many threads
+    on a GPU, and what one lane does to an address is not ordered before what another does
+    to it; under the interpreter a block's op lands whole before the next, so each of these
+    is exact here and a race there:
+    - a load of an address another lane stored (red-team round 12: a scan that stored a row
+      and read it back shifted) or updated atomically (round 14: a softmax denominator
+      summed by every lane's atomic_add into a slot, then loaded);
+    - a store or an atomic update of an address another lane read (round 14: a scan with a
+      barrier before each shifted load but none before the store that overwrote what
+      other lanes had still to read);
+    - a store of an address another lane updated atomically, an atomic update of one another
+      lane stored (round 14: a row's first element stored into its sum's slot, the other
+      lanes' atomic_adds after it), and two lanes storing different values to one address,
+      in one store or two (round 14: 2*BLOCK lanes onto BLOCK addresses, the upper lane's
+      value landing last in the interpreter's order).
+    An atomic's own read (its returned value) is atomic with the others' updates; lanes that
+    store the same value to one address agree, whichever lands last."""
     own = _LAUNCH["own"]
-    if own["program"] != program:
+    if own.get("program") != program:
         _own_reset(program)
         own = _LAUNCH["own"]
-    if kind != "load":  # a store, or an exchange (a store that also reads)
-        own["parts"].append((addresses, lanes))
-        own["merged"] = None
+    if kind == "load":
+        _raw(own, addresses, lanes, program)
+        if not atomic_read:
+            _conflict(own, "updates", addresses, lanes, program,
+                      "loads an address ({}) in lane {} of its block that lane {} updated "
+                      "atomically")
+        _add(own, "atomic_reads" if atomic_read else "reads", addresses, lanes)
         return
+    _conflict(own, "reads", addresses, lanes, program,
+              "overwrites an address ({}) in lane {} of its block that lane {} read")
+    if kind == "atomic":
+        _conflict(own, "stores", addresses, lanes, program,
+                  "updates an address ({}) atomically in lane {} of its block that lane {} "
+                  "stored")
+        _add(own, "updates", addresses, lanes)
+        return
+    if kind == "store":  # an exchange is atomic with the others' atomics
+        _conflict(own, "atomic_reads", addresses, lanes, program,
+                  "overwrites an address ({}) in lane {} of its block that lane {} read "
+                  "atomically")
+        _conflict(own, "updates", addresses, lanes, program,
+                  "stores to an address ({}) in lane {} of its block that lane {} updated "
+                  "atomically")
+        if bits is not None:
+            _two_values(own, addresses, lanes, bits, program)
+    own["parts"].append((addresses, lanes))  # a store, or an exchange (a store that reads)
+    own["merged"] = None
+    own["sorted"].pop("stores", None)
+
+
+def _add(own: dict, which: str, addresses: np.ndarray, lanes: np.ndarray) -> None:
+    own[which].append((addresses, lanes))
+    own["sorted"].pop(which, None)
+
+
+def _raw(own: dict, addresses: np.ndarray, lanes: np.ndarray, program) -> None:
+    """A load of an address whose latest store (since the barrier) came from another lane."""
     if not own["parts"]:
         return
     if own["merged"] is None:  # the latest store of an address last among its equals
@@ -164,6 +230,80 @@ def _own_lanes(kind: str, addresses: np.ndarray, lanes: np.ndarray, program) -> 
             f" in lane {int(lanes[i])} of its block that it stored from lane "
             f"{int(stored_lanes[at[i]])}, with no tl.debug_barrier between: on a GPU the "
             "lanes are different threads and the load may run before the store lands")
+
+
+def _by_address(own: dict, which: str) -> tuple[np.ndarray, np.ndarray] | None:
+    """The program's accesses of one kind since its barrier, sorted by address then lane."""
+    parts = own["parts"] if which == "stores" else own[which]
+    if not parts:
+        return None
+    if which not in own["sorted"]:
+        addresses = np.concatenate([p[0] for p in parts])
+        lanes = np.concatenate([p[1] for p in parts]).astype(np.int64)
+        order = np.lexsort((lanes, addresses))
+        own["sorted"][which] = addresses[order], lanes[order]
+    return own["sorted"][which]
+
+
+def _other_lane(known, addresses: np.ndarray, lanes: np.ndarray) -> np.ndarray:
+    """Per queried lane, the index into `known` of an access of its address by another lane,
+    or -1."""
+    done, done_lanes = known
+    lo = np.searchsorted(done, addresses, side="left")
+    hi = np.searchsorted(done, addresses, side="right")
+    some = hi > lo
+    first = np.minimum(lo, done.size - 1)
+    last = np.maximum(hi - 1, 0)
+    return np.where(some & (done_lanes[first] != lanes), first,
+                    np.where(some & (done_lanes[last] != lanes), last, -1))
+
+
+def _conflict(own: dict, which: str, addresses: np.ndarray, lanes: np.ndarray, program,
+              what: str) -> None:
+    known = _by_address(own, which)
+    if known is None:
+        return
+    at = _other_lane(known, addresses, lanes)
+    if (at >= 0).any():
+        i = int(np.argmax(at >= 0))
+        raise ProgramsRace(
+            f"a program ({program}, grid indices) "
+            + what.format(_where(int(addresses[i])), int(lanes[i]), int(known[1][at[i]]))
+            + ", with no tl.debug_barrier between: on a GPU the lanes are different threads "
+            "and the order of the two is not defined")
+
+
+def _two_values(own: dict, addresses: np.ndarray, lanes: np.ndarray, bits: np.ndarray,
+                program) -> None:
+    """Two lanes storing different values to one address, in this store or an earlier one
+    since the barrier: which lands last is not defined on a GPU."""
+    earlier = _by_address(own, "values")
+    if earlier is None or not np.isin(addresses, earlier[0]).any():
+        every = [(addresses, lanes, bits)]  # the usual case: this store's own lanes only
+    else:
+        every = [*own["values"], (addresses, lanes, bits)]
+    a = np.concatenate([x for x, _, _ in every])
+    lane = np.concatenate([y for _, y, _ in every]).astype(np.int64)
+    v = np.concatenate([z for _, _, z in every])
+    order = np.lexsort((v, a))
+    a, lane, v = a[order], lane[order], v[order]
+    same = a[1:] == a[:-1]
+    if same.any():
+        # per address: more than one lane and more than one value among its stores
+        starts = np.flatnonzero(np.r_[True, ~same])
+        lanes_lo, lanes_hi = np.minimum.reduceat(lane, starts), np.maximum.reduceat(lane, starts)
+        values_lo, values_hi = v[starts], v[np.r_[starts[1:], a.size] - 1]
+        bad = (lanes_lo != lanes_hi) & (values_lo != values_hi)
+        if bad.any():
+            g = int(np.argmax(bad))
+            raise ProgramsRace(
+                f"a program ({program}, grid indices) stores different values to one address "
+                f"({_where(int(a[starts[g]]))}) from two lanes of its block (lanes "
+                f"{int(lanes_lo[g])} and {int(lanes_hi[g])}), with no tl.debug_barrier "
+                "between: on a GPU the lanes are different threads and which store lands "
+                "last is not defined")
+    own["values"].append((addresses, lanes, bits))
+    own["sorted"].pop("values", None)
 
 
 def _finished() -> None:
