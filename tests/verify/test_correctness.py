@@ -44,6 +44,21 @@ def test_near_zero_output_cannot_pass_on_absolute_tolerance():
     assert not compare(torch.zeros_like(ref), exact, ref, "s", "base").ok
 
 
+def test_exact_values_beyond_float32s_range_are_compared_without_underflow():
+    """A cumulative product's exact values near 1e-208 (KernelBench 90's checked positions):
+    their squares underflow in float64, and the norm of the exact values was 0, so torch's own
+    float32 answer (0 there) failed with relative error 1.0. Scaled, the candidate is held to
+    what the reference's own rounding does; a value far from both still fails."""
+    exact = torch.tensor([1e-208, 7e-224, 3e-210, 5e-318], dtype=torch.float64)
+    ref = exact.float()  # all 0: float32 cannot hold them
+    result = compare(ref.clone(), exact, ref, "s", "timing")
+    assert result.ok, result.problem
+    assert not compare(torch.full_like(ref, 1e-30), exact, ref, "s", "timing").ok
+    big = torch.tensor([1e200, -3e199, 2e201], dtype=torch.float64)  # squares overflow
+    assert compare(big.clone(), big, big.clone(), "s", "base").ok
+    assert not compare(big * 1.5, big, big.clone(), "s", "base").ok
+
+
 def test_nan_in_output_fails_and_nan_positions_must_match():
     exact, ref = _pair(torch.float32)
     out = ref.clone()

@@ -60,7 +60,9 @@ from .worker_report import WorkerReport, parse_report
 # str subclasses with methods are rejected, and needs_gpu from a runtime error needs that
 # nothing ran on the CPU before it (E52-E54); 10 since the trusted side hands inputs over per
 # call, reads the outputs and times every implementation on its own clock (issue 31); 11
-# since an implausibly fast result is measured again and flagged, never `suspect`
+# since an implausibly fast result is measured again and flagged, never `suspect`; 13 since
+# lanes of one program meeting on an address with no barrier are refused (E107), a GPU
+# output's non-contiguous copy is held until read, and norms are summed scaled (no underflow)
 VERIFIER_VERSION = "13"
 # Verdicts about this machine, not the candidate: never stored, so another machine (or a
 # later run with more memory) verifies again instead of finding them in the cache.

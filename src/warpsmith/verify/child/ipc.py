@@ -11,15 +11,25 @@ import torch
 from ..cudadriver import IpcHandle, address_range, buffer_id, check, driver
 
 
-def export(tensor: torch.Tensor, known: dict | None = None) -> dict:
-    """A handle to the allocation holding this (contiguous) tensor. `known` keeps the handles
+def export(tensor: torch.Tensor, known: dict | None = None, keep: list | None = None) -> dict:
+    """A handle to the allocation holding this tensor, or its contiguous copy, which `keep`
+    holds until the trusted side has read it: freed at once, the caching allocator gave its
+    memory to the next output's copy, and a call's q and k (permuted views, as a QKV split
+    returns them) were both read from one address, the last one written there (measured on
+    the H100: `incorrect` for an honest kernel while timed). `known` keeps the handles
     made before, by the allocation's buffer id (never reused within a process, so a segment
     freed and another mapped at its address is not mistaken for it): a timed block's outputs
     come from the same few segments of the caching allocator block after block, and
     cuIpcGetMemHandle for each output was time on the trusted side's clock (a block's
     post-run work measured 130-345 us on the H100, most of it, by its count of outputs,
     the handles)."""
-    tensor = tensor.contiguous()
+    if not tensor.is_contiguous():
+        if keep is None:
+            raise ValueError("a copy of a non-contiguous output needs a holder until it is read")
+        tensor = tensor.contiguous()
+        keep.append(tensor)
+        if tensor.is_cuda:  # the copy is on the stream: done before the trusted side reads
+            torch.cuda.synchronize(tensor.device)
     ptr = tensor.data_ptr()
     meta = {"shape": list(tensor.shape), "dtype": str(tensor.dtype).removeprefix("torch.")}
     if tensor.numel() == 0:

@@ -123,6 +123,7 @@ class _Block:
         self.impls, self.sets, self.gpu = impls, sets, gpu
         self.raised, self.tampered = 0, set()
         self.outs: list[list] = []
+        self.copies: list = []  # contiguous copies of the block's outputs, exported
         self.exported: dict = {}  # the allocations whose handles were sent (child/ipc.py)
         self.clock = _OwnClock(gpu)
         # the sets' buffers live as long as this: their storages, found once
@@ -188,15 +189,15 @@ class _Block:
         the CPU. Exactly torch.Tensor, as a checked call's (worker._run_case): a subclass
         could run code when read; one left out is an output missing, which fails there."""
         calls = [[t for t in out if type(t) is torch.Tensor] for out in self.outs]
-        if self.gpu:
-            return {}, _dumps([[_export(t, self.exported) for t in call]
+        if self.gpu:  # the copies of non-contiguous outputs held as the outputs are
+            return {}, _dumps([[_export(t, self.exported, self.copies) for t in call]
                                for call in calls]).encode()
         messages = [wire.output_message(call) for call in calls]
         return ({"outputs": [d for d, _ in messages]},
                 b"".join(c for _, chunks in messages for c in chunks))
 
     def let_go(self) -> None:
-        self.outs = []
+        self.outs, self.copies = [], []
 
     def _watched(self, inputs, record: dict) -> list:
         """The watched call: under the op guard and the thread watch. A write into its

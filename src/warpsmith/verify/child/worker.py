@@ -439,10 +439,11 @@ def _send_case(fd: int, call: int, outs: list, gpu: bool) -> None:
     """One checked call's outputs as a case frame (protocol.py): their descriptors and raw
     bytes (wire.py), or on a GPU a JSON list of IPC handles (ipc.py) kept alive, with the
     call's inputs, until the trusted side's ACK says it has read them; freed after that."""
+    copies: list = []  # of non-contiguous outputs, held, as `outs` is, until the ACK
     if gpu:
         torch.cuda.synchronize()
         _write_frame(fd, {"frame": protocol.CASE, "call": call},
-                     _dumps([[_export(t) for t in outs]]).encode())
+                     _dumps([[_export(t, keep=copies) for t in outs]]).encode())
     else:
         descs, chunks = wire.output_message(outs)
         _write_frame(fd, {"frame": protocol.CASE, "call": call, "outputs": descs},
