@@ -111,10 +111,24 @@ def twin_trace(task: Task, shape: str) -> tuple[Task, Trace] | None:
     consts = {k: base.get(k, v) for k, v in vars(module).items()
               if not k.startswith("_") and type(base.get(k, v)) is int}
     sizes = data_sizes({k: v for k, v in consts.items() if v >= MIN_SIZE})
-    growth = {v: 1 + n for n, v in enumerate(sorted(set(sizes.values())))}
+    growth = _growths(sorted(set(sizes.values())))
     values = base | {k: v + growth[v] for k, v in sizes.items()}
     if values == base:
         return None
     twin = replace(task, shapes=(Shape("twin~", values),))
     traced = trace_shape(twin, "twin~")
     return None if isinstance(traced, Untraceable) else (twin, traced)
+
+
+def _growths(sizes: list[int]) -> dict[int, int]:
+    """A different amount for each size, none keeping two sizes' ratio: grown by amounts in
+    that ratio (16 by 1 and 32 by 2), a number that is a constant times one size (a
+    timestep embedding's `/ num_freqs`, 32) also reads as a constant times the other (2 ×
+    the batch of 16), and the kernel was written with the wrong size."""
+    growth: dict[int, int] = {}
+    for v in sizes:
+        amount = max(growth.values(), default=0) + 1
+        while any(amount * u == g * v for u, g in growth.items()):
+            amount += 1
+        growth[v] = amount
+    return growth
