@@ -12,10 +12,7 @@
 set -u
 OUT=${OUT:-out}; mkdir -p "$OUT"
 . benchmarks/gpu_env.sh
-{
-  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-  python3 -c 'import torch, triton; print(torch.__version__, triton.__version__)'
-} | tee "$OUT/gpu.txt"
+gpu_info
 run_bench() {  # NAME SECONDS SUITE [TASKS]
   local t0; t0=$(date +%s)
   timeout "$2" bash -c "$(declare -f ws); ws bench $3 --generator library --device cuda \

@@ -11,10 +11,7 @@ OUT=${OUT:-out}; mkdir -p "$OUT"
 . benchmarks/gpu_env.sh
 python3 -c 'import xdist' 2>/dev/null ||
   python3 -m pip install -q --no-index --no-deps --target /tmp/site .sbx/execnet-*.whl .sbx/pytest_xdist-*.whl
-{
-  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-  python3 -c 'import torch, triton; print(torch.__version__, triton.__version__)'
-} | tee "$OUT/gpu.txt"
+gpu_info
 L1=.kb/KernelBench/level1
 K=$(ls $L1 | grep -E "^(${KB_TASKS:-62|75|77|79|80|90|92})_" | sed 's/\.py$//' | paste -sd,)
 t0=$(date +%s)

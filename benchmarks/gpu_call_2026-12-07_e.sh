@@ -9,10 +9,7 @@
 set -u
 OUT=${OUT:-out}; mkdir -p "$OUT"
 . benchmarks/gpu_env.sh
-{
-  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-  python3 -c 'import torch, triton; print(torch.__version__, triton.__version__)'
-} | tee "$OUT/gpu.txt"
+gpu_info
 for i in 1 2; do
   python3 -c 'import time; t = time.perf_counter(); import torch; a = time.perf_counter()
 torch.cuda.init(); torch.zeros(1, device="cuda"); b = time.perf_counter()

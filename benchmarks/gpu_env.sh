@@ -15,3 +15,10 @@ python3 -c 'import seccomp' 2>/dev/null ||
   python3 -m pip install -q --no-index --no-deps --target /tmp/site .sbx/pyseccomp-*.whl
 export PYTHONPATH=$PWD/src:/tmp/site PYTHONUNBUFFERED=1
 ws() { python3 -c 'import sys; from warpsmith.cli.main import main; sys.exit(main())' "$@"; }
+# The machine's card, driver and versions, printed and kept in $OUT/gpu.txt.
+gpu_info() {
+  {
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+    python3 -c 'import torch, triton; print(torch.__version__, triton.__version__)'
+  } | tee "$OUT/gpu.txt"
+}

@@ -9,10 +9,7 @@
 set -u
 OUT=${OUT:-out}; mkdir -p "$OUT"
 . benchmarks/gpu_env.sh
-{
-  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-  python3 -c 'import torch, triton; print(torch.__version__, triton.__version__)'
-} | tee "$OUT/gpu.txt"
+gpu_info
 t0=$(date +%s)
 timeout ${AB_S:-240} python3 benchmarks/verifier_gpu.py --out "$OUT/ab" --repeats ${AB_N:-4} \
   --baselines process,kept --tasks ${AB_TASKS:-relu,softmax,layer_norm} > "$OUT/ab.log" 2>&1
