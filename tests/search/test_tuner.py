@@ -153,11 +153,16 @@ def test_a_forged_ranking_report_is_read_as_absent_values_not_an_exception():
     ranking = _ranking(forged, 1.0, "", "", 4)
     assert ranking.phases == {"setup_s": 2.0}
     assert [(e.median_us, e.samples) for e in ranking.entries] == [(100.0, 1), (None, 0),
-                                                                 (None, 0)]
+                                                                 (None, 0), (None, 0)]
     assert ranking.entries[0].compile_s == 0.0 and not ranking.entries[1].agrees
     assert ranking.faster() == [] and ranking.error == "['no']"
     assert _ranking({"variants": "x", "phases": []}, 1.0, "", "", 2).error.startswith(
         "the start did not run")
+    fast = {"times_us": [50.0], "agrees": True}  # entries stay at their variants' places
+    shifted = _ranking({"variants": [{"times_us": [100.0], "agrees": True}, "junk", fast]},
+                       1.0, "", "", 3)
+    assert shifted.faster() == [2] and shifted.entries[1].error
+    assert "start did not run" in _ranking({"variants": ["junk", fast]}, 1.0, "", "", 2).error
 
 
 @pytest.mark.gpu

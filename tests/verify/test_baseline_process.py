@@ -159,13 +159,15 @@ def test_a_kept_process_times_the_next_candidate_of_the_task_without_starting_ag
     assert not any("trusted process instead" in w for w in second.warnings), second.warnings
 
 
-def test_a_wrong_candidate_leaves_the_kept_process_for_the_next(kept):
-    """Found wrong before its timing: END in place of the sets, and the process kept."""
-    wrong = verify("level1/relu", BAD / "incorrect_partial_write.py", device="cpu",
-                   profile=KEPT, store=None)
+@pytest.mark.parametrize("bad, status", [("incorrect_partial_write.py", "incorrect"),
+                                         ("runtime_error.py", "runtime_error")])
+def test_a_candidate_that_fails_before_its_timing_leaves_the_kept_process(kept, bad, status):
+    """Found wrong, or ended, before its timing: END in place of the sets, and the process
+    kept for the next candidate (LLM candidates fail this way often)."""
+    wrong = verify("level1/relu", BAD / bad, device="cpu", profile=KEPT, store=None)
     right = verify("level1/relu", GOOD / "relu_triton.py", device="cpu", profile=KEPT,
                    store=None)
-    assert (wrong.status, right.status) == ("incorrect", "passed"), right.feedback
+    assert (wrong.status, right.status) == (status, "passed"), (wrong.status, right.feedback)
     assert len(kept["processes"]) == 1 and right.timing_measured
 
 

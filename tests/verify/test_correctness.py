@@ -57,6 +57,10 @@ def test_exact_values_beyond_float32s_range_are_compared_without_underflow():
     big = torch.tensor([1e200, -3e199, 2e201], dtype=torch.float64)  # squares overflow
     assert compare(big.clone(), big, big.clone(), "s", "base").ok
     assert not compare(big * 1.5, big, big.clone(), "s", "base").ok
+    exact, ref = _pair(torch.float32)
+    ref[5] = float("nan")  # the dtype reference's own error unknown: no bound from it
+    nan_bound = compare(exact.float(), exact, ref, "s", "base")
+    assert not nan_bound.ok and "relative error" in nan_bound.problem
 
 
 def test_nan_in_output_fails_and_nan_positions_must_match():

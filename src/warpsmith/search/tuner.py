@@ -204,8 +204,11 @@ def _ranking(report: dict | None, wall_s: float, tail: str, problem: str,
     if report is None:
         return Ranking(wall_s=wall_s, error=problem, log_tail=tail)
     items = report.get("variants")
-    entries = [_ranked(i, item) for i, item in enumerate(
-        items[:count] if isinstance(items, list) else []) if isinstance(item, dict)]
+    # one entry per variant, in order (entries are looked up by position): an item that is
+    # not a record is a variant that did not run
+    entries = [_ranked(i, item) if isinstance(item, dict) else
+               Ranked(i, error="a malformed result from the ranking worker")
+               for i, item in enumerate(items[:count] if isinstance(items, list) else [])]
     phases = report.get("phases")
     phases = {str(k)[:40]: float(v) for k, v in list(phases.items())[:8]
               if _finite(v)} if isinstance(phases, dict) else {}

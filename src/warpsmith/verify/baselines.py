@@ -191,8 +191,10 @@ class Baselines:
         return False
 
     def release(self) -> None:
-        """The baselines' process ended, whatever happened to the timing (idempotent)."""
-        self._stop_process()
+        """The baselines' process ended, whatever happened to the timing (idempotent); kept
+        where the profile keeps it and its timing never began (a candidate that failed
+        before it: END in place of its sets)."""
+        self._stop_process(park=self.state == "start")
 
     def _stop_process(self, park: bool = False) -> None:
         """The baselines' process ended, or kept for the task's next verification (`park`:

@@ -122,7 +122,8 @@ class _Norm:
     (LAPACK's dnrm2 way). Squared as they are, values below 1e-154 underflow to 0 in float64:
     a cumulative product whose exact values were all near 1e-208 at the 64 positions a timed
     call is checked at had a norm of 0, and a right answer (torch's own) failed with relative
-    error 1.0 (KernelBench 90 on the H100). A NaN or infinity makes the norm infinite."""
+    error 1.0 (KernelBench 90 on the H100). An infinity makes the norm infinite, a NaN NaN (as
+    the plain sums did: a bound of NaN or a norm of NaN fails the comparison)."""
 
     def __init__(self):
         self.scale, self.ssq = 0.0, 0.0
@@ -131,7 +132,9 @@ class _Norm:
         if not x.numel():
             return
         top = float(x.abs().max())  # NaN where x holds one
-        if not math.isfinite(top):
+        if math.isnan(top) or math.isnan(self.scale):  # a bound of NaN holds nothing
+            self.scale, self.ssq = math.nan, 1.0
+        elif math.isinf(top):
             self.scale, self.ssq = math.inf, 1.0
         elif top > self.scale:
             self.ssq = self.ssq * (self.scale / top) ** 2 + float((x / top).pow(2).sum())

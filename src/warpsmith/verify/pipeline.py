@@ -165,8 +165,9 @@ def _run(task, candidate: Source, device, prof, base) -> Verdict:
         return replace(base, status="needs_gpu", reasons=("--device cuda, but no GPU is here",))
     try:
         task, shapes, skipped, notes = choose_shapes(task, device, prof)
-        if prof.baselines == "kept":  # another task's kept process gives its memory back
-            baseline_process.KEPT.keep_only(baseline_process.key(task, shapes, prof, device))
+        # another task's kept baselines' process gives its memory back before the plan,
+        # whatever this verification's profile
+        baseline_process.KEPT.keep_only(baseline_process.key(task, shapes, prof, device))
         mem = memplan.plan(task, shapes[-1], prof, device)
     except (admission.TooLarge, memplan.TooLarge) as e:
         return replace(base, status="too_large", reasons=(str(e),),
@@ -273,9 +274,9 @@ def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, ba
         ahead = when == "ahead" and spare is not None  # a process that verifies again
         if ahead:
             prestart.SPARES.refill(device, env)
+        checks = collect.CaseReader(task, prepared, device, stages)
         process = BaselineProcess.open(task, prepared, prof, device) \
             if timed_here(device) and prof.baselines in ("process", "kept") else None
-        checks = collect.CaseReader(task, prepared, device, stages)
         baselines = baseline_timer.Baselines(task, prepared, prof, device, block_sets,
                                              process, checks) \
             if timed_here(device) else None  # timed between the candidate's blocks

@@ -26,10 +26,8 @@ def export(tensor: torch.Tensor, known: dict | None = None, keep: list | None = 
     if not tensor.is_contiguous():
         if keep is None:
             raise ValueError("a copy of a non-contiguous output needs a holder until it is read")
-        tensor = tensor.contiguous()
-        keep.append(tensor)
-        if tensor.is_cuda:  # the copy is on the stream: done before the trusted side reads
-            torch.cuda.synchronize(tensor.device)
+        tensor = tensor.contiguous()  # on the stream: the caller synchronizes once, after
+        keep.append(tensor)  # every output's copy, before the frame goes
     ptr = tensor.data_ptr()
     meta = {"shape": list(tensor.shape), "dtype": str(tensor.dtype).removeprefix("torch.")}
     if tensor.numel() == 0:

@@ -48,8 +48,10 @@ def main(fd: int) -> None:
             report["timing"], kept = _time(job, shapes, fd, kept)
             if not job.get("keep"):
                 break
-            # kept for the next verification of this task: its timing sets and warm-up
-            # inputs freed before the trusted side plans the next one's memory
+            # kept for the next verification of this task: its timing sets, warm-up inputs
+            # and the job's copy of the state (the modules hold their own) freed before the
+            # trusted side plans the next one's memory
+            shapes = None
             _free(job["device"])
             protocol.write_frame(fd, {"frame": protocol.TIMING, "kind": "parked"})
             job, shapes = _read_job(at_end=None)

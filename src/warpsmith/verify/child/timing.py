@@ -190,8 +190,11 @@ class _Block:
         could run code when read; one left out is an output missing, which fails there."""
         calls = [[t for t in out if type(t) is torch.Tensor] for out in self.outs]
         if self.gpu:  # the copies of non-contiguous outputs held as the outputs are
-            return {}, _dumps([[_export(t, self.exported, self.copies) for t in call]
-                               for call in calls]).encode()
+            sent = _dumps([[_export(t, self.exported, self.copies) for t in call]
+                           for call in calls]).encode()
+            if self.copies:  # one synchronize for them all: made, before the frame says so
+                torch.cuda.synchronize()
+            return {}, sent
         messages = [wire.output_message(call) for call in calls]
         return ({"outputs": [d for d, _ in messages]},
                 b"".join(c for _, chunks in messages for c in chunks))

@@ -442,8 +442,10 @@ def _send_case(fd: int, call: int, outs: list, gpu: bool) -> None:
     copies: list = []  # of non-contiguous outputs, held, as `outs` is, until the ACK
     if gpu:
         torch.cuda.synchronize()
-        _write_frame(fd, {"frame": protocol.CASE, "call": call},
-                     _dumps([[_export(t, keep=copies) for t in outs]]).encode())
+        sent = _dumps([[_export(t, keep=copies) for t in outs]]).encode()
+        if copies:
+            torch.cuda.synchronize()  # the copies made before the trusted side reads them
+        _write_frame(fd, {"frame": protocol.CASE, "call": call}, sent)
     else:
         descs, chunks = wire.output_message(outs)
         _write_frame(fd, {"frame": protocol.CASE, "call": call, "outputs": descs},
