@@ -58,9 +58,26 @@ def test_exact_values_beyond_float32s_range_are_compared_without_underflow():
     assert compare(big.clone(), big, big.clone(), "s", "base").ok
     assert not compare(big * 1.5, big, big.clone(), "s", "base").ok
     exact, ref = _pair(torch.float32)
-    ref[5] = float("nan")  # the dtype reference's own error unknown: no bound from it
-    nan_bound = compare(exact.float(), exact, ref, "s", "base")
-    assert not nan_bound.ok and "relative error" in nan_bound.problem
+    ref[5] = float("nan")  # the dtype reference's own error unknown there: no bound from it
+    assert compare(exact.float(), exact, ref, "s", "base").ok  # right everywhere
+    assert not compare(torch.zeros_like(ref), exact, ref, "s", "base").ok
+
+
+def test_where_the_dtypes_reference_overflows_the_candidate_must_too_or_be_right():
+    """An fp16 reference past 65504 is Inf where the exact value is finite: its own error,
+    and the bound made from it, were infinite, and an output of zeros passed."""
+    exact = torch.tensor([1.0, -2.0, 7.0e4, 3.0, 0.5], dtype=torch.float64)
+    ref = exact.half()
+    assert torch.isinf(ref[2])
+    assert compare(ref.clone(), exact, ref, "s", "base").ok  # overflows as eager does
+    zeros = compare(torch.zeros_like(ref), exact, ref, "s", "base")
+    assert not zeros.ok
+    wrong_inf = ref.clone()
+    wrong_inf[2] = float("-inf")
+    assert not compare(wrong_inf, exact, ref, "s", "base").ok
+    off = ref.clone()
+    off[0] = 100.0  # the rest still held (atol follows the RMS, 7e4 / sqrt(5) here)
+    assert not compare(off, exact, ref, "s", "base").ok
 
 
 def test_nan_in_output_fails_and_nan_positions_must_match():
