@@ -27,7 +27,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import math
 import os
 import random
 import secrets
@@ -41,7 +40,7 @@ from ..store.runs import Attempt
 from ..types import Task
 from ..verify import sandbox
 from ..verify.protocol import signal_name
-from ..verify.worker_report import number
+from ..verify.worker_report import finite
 from .context import RunContext
 from .knobs import Found, Knob, find_knobs, render
 
@@ -211,7 +210,7 @@ def _ranking(report: dict | None, wall_s: float, tail: str, problem: str,
                for i, item in enumerate(items[:count] if isinstance(items, list) else [])]
     phases = report.get("phases")
     phases = {str(k)[:40]: float(v) for k, v in list(phases.items())[:8]
-              if _finite(v)} if isinstance(phases, dict) else {}
+              if finite(v)} if isinstance(phases, dict) else {}
     ranking = Ranking(tuple(entries), wall_s, phases, str(report.get("error") or "")[:500],
                       tail)
     if not ranking.error and ranking.start_us is None:
@@ -223,16 +222,12 @@ def _ranking(report: dict | None, wall_s: float, tail: str, problem: str,
 
 def _ranked(index: int, item: dict) -> Ranked:
     times = item.get("times_us")
-    times = [float(t) for t in times[:MAX_TIMES] if _finite(t) and t > 0] \
+    times = [float(t) for t in times[:MAX_TIMES] if finite(t) and t > 0] \
         if isinstance(times, list) else []
     compile_s = item.get("compile_s")
     return Ranked(index, _median(times), len(times), item.get("agrees") is True,
-                  float(compile_s) if _finite(compile_s) else 0.0,
+                  float(compile_s) if finite(compile_s) else 0.0,
                   str(item.get("error") or "")[:500])
-
-
-def _finite(value) -> bool:
-    return number(value) and math.isfinite(value)
 
 
 def _median(values: list[float]) -> float | None:

@@ -18,7 +18,6 @@ import contextlib
 import hashlib
 import io
 import json
-import math
 import os
 import queue
 import shutil
@@ -35,6 +34,7 @@ from .proctree import stopped
 from .protocol import END, TIMING, go_line, header
 from .reference import Prepared
 from .sandbox import JOB_TAG, Started
+from .worker_report import finite
 
 PROGRAM = ("-m", "warpsmith.verify.child.reference_worker")
 MAX_FRAME = 64 << 20  # a block's outputs' handles (a GPU), or their bytes (the CPU's tests)
@@ -50,11 +50,14 @@ class BaselineFailed(Exception):
 
 
 class BaselineProcess:
-    def __init__(self, task: Task, prepared: Prepared, prof: VerifyProfile, device: str):
+    def __init__(self, task: Task, prepared: Prepared, prof: VerifyProfile, device: str,
+                 made_for: str = ""):
+        """`made_for`: the key (key()) a kept process is taken by; a process without one
+        is never kept."""
         self.scratch = Path(tempfile.mkdtemp(prefix="warpsmith-baselines-"))
         self.timeout_s = prof.timeout_s
-        self.keep = prof.baselines == "kept" and _keepable(prepared)
-        self.key = key(task, [prepared.timed_shape], prof, device)
+        self.keep = bool(made_for) and _keepable(prepared)
+        self.key = made_for
         self.proc = Started(PROGRAM, ["-"], self.scratch, worker_environment(device),
                             MAX_FRAME, inbox=self.scratch, jailed=False)
         self.held: contextlib.ExitStack | None = None
@@ -65,10 +68,12 @@ class BaselineProcess:
              device: str) -> BaselineProcess:
         """The process kept from the last verification of this task, where the profile keeps
         them (`baselines="kept"`) and one is; else a new one."""
-        kept = KEPT.take(key(task, [prepared.timed_shape], prof, device)) \
-            if prof.baselines == "kept" else None
-        if kept is None:
+        if prof.baselines != "kept":
             return cls(task, prepared, prof, device)
+        made_for = key(task, [prepared.timed_shape], prof, device)
+        kept = KEPT.take(made_for)
+        if kept is None:
+            return cls(task, prepared, prof, device, made_for)
         kept.timeout_s = prof.timeout_s
         kept._job(task, prepared, prof, device)
         return kept
@@ -203,8 +208,7 @@ def _startup(steps, ready_after: float, waited: float) -> dict[str, float]:
     steps leave of `ready_after_s` is Python's, torch's and CUDA's start-up."""
     out = {"ready_after_s": ready_after, "waited_s": waited}
     if isinstance(steps, dict):
-        out |= {str(k)[:40]: float(v) for k, v in list(steps.items())[:8]
-                if isinstance(v, float) and math.isfinite(v)}
+        out |= {str(k)[:40]: float(v) for k, v in list(steps.items())[:8] if finite(v)}
     return out
 
 
@@ -262,9 +266,12 @@ class _Kept:
             held.close()
         return None
 
-    def keep_only(self, wanted: str) -> None:
-        """Close a kept process of another task (its memory back before the plan)."""
-        held = self.take(wanted)
+    def keep_only(self, task: Task, shapes, prof: VerifyProfile, device: str) -> None:
+        """Close a kept process of another task (its memory back before the plan); the key
+        read (the task file hashed) only where one is kept."""
+        if self.held is None:
+            return
+        held = self.take(key(task, shapes, prof, device))
         if held is not None:
             self.put(held)
 

@@ -167,7 +167,7 @@ def _run(task, candidate: Source, device, prof, base) -> Verdict:
         task, shapes, skipped, notes = choose_shapes(task, device, prof)
         # another task's kept baselines' process gives its memory back before the plan,
         # whatever this verification's profile
-        baseline_process.KEPT.keep_only(baseline_process.key(task, shapes, prof, device))
+        baseline_process.KEPT.keep_only(task, shapes, prof, device)
         mem = memplan.plan(task, shapes[-1], prof, device)
     except (admission.TooLarge, memplan.TooLarge) as e:
         return replace(base, status="too_large", reasons=(str(e),),

@@ -9,6 +9,7 @@ exception on the trusted side: the candidate cannot pick a softer failure by for
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 # what the worker appends per checked call; the indices of the calls that broke a rule; the
@@ -143,3 +144,8 @@ def number(value) -> bool:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
     return isinstance(value, float) or -2**63 <= value < 2**63
+
+
+def finite(value) -> bool:
+    """A number (as above) that is neither infinite nor NaN."""
+    return number(value) and math.isfinite(value)
