@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Fifth session of 2026-12-07, first device call: torch.compile's cost in a fresh process
+# (warm caches, with and without Inductor's worker pool), then kept_baselines_gpu.sh
+# (baselines "kept" against "process"; builtin/models at its gpu shapes).
+set -u
+OUT=${OUT:-out}; mkdir -p "$OUT"
+. benchmarks/gpu_env.sh
+t0=$(date +%s)
+for task in level1/layer_norm level1/relu; do
+  for threads in default 1 default 1; do
+    if [ $threads = default ]; then unset TORCHINDUCTOR_COMPILE_THREADS
+    else export TORCHINDUCTOR_COMPILE_THREADS=$threads; fi
+    timeout 60 python3 benchmarks/compile_probe.py $task --device cuda 2>>"$OUT/probe.err" \
+      | tee -a "$OUT/probe.jsonl"
+  done
+done
+unset TORCHINDUCTOR_COMPILE_THREADS
+echo "probe in $(( $(date +%s) - t0 )) s"
+bash benchmarks/kept_baselines_gpu.sh
