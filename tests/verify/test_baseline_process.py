@@ -190,3 +190,40 @@ def test_another_tasks_verification_closes_the_kept_process_first(kept):
     assert v.status == "passed", v.feedback
     assert seen == [True] and _gone(relu)
     assert len(kept["processes"]) == 2 and baseline_process.KEPT.held is not relu
+
+
+@pytest.fixture
+def spares(made, monkeypatch):
+    """A prestart policy that keeps spares (the GPU's default is `ahead`; the CPU's `off`)."""
+    monkeypatch.setenv("WARPSMITH_PRESTART", "after")
+    yield made
+    baseline_process.SPARES.close()
+    pipeline.prestart.SPARES.close()
+
+
+def test_the_next_verification_takes_a_baselines_process_started_before_it(spares):
+    """Started after the first verification's outcome, waiting with its imports done; the
+    second verification (another task: nothing of the first's is in it) gives it its job."""
+    first = verify("level1/relu", GOOD / "relu_triton.py", device="cpu", profile=PROFILE,
+                   store=None)
+    spare = baseline_process.SPARES._spare
+    assert spare is not None and spare[1].proc.poll() is None
+    second = verify("level1/sigmoid", GOOD / "sigmoid_triton.py", device="cpu",
+                    profile=PROFILE, store=None)
+    assert first.status == second.status == "passed", (first.feedback, second.feedback)
+    assert spares["processes"][1].proc is spare[1]
+    assert all(_gone(p) for p in spares["processes"])
+    assert second.timing_measured and not any("trusted process instead" in w
+                                              for w in second.warnings), second.warnings
+
+
+def test_a_spare_that_died_waiting_is_replaced(spares):
+    verify("level1/relu", GOOD / "relu_triton.py", device="cpu", profile=PROFILE, store=None)
+    dead = baseline_process.SPARES._spare[1]
+    dead.proc.kill()
+    dead.proc.wait()
+    v = verify("level1/relu", GOOD / "relu_triton.py", device="cpu", profile=PROFILE,
+               store=None)
+    assert v.status == "passed" and v.timing_measured, v.feedback
+    assert spares["processes"][1].proc is not dead
+    assert not any("trusted process instead" in w for w in v.warnings), v.warnings

@@ -30,6 +30,7 @@ import torch
 
 from ..config import VerifyProfile, worker_environment
 from ..types import Task
+from . import prestart
 from .proctree import stopped
 from .protocol import END, TIMING, go_line, header
 from .reference import Prepared
@@ -51,15 +52,16 @@ class BaselineFailed(Exception):
 
 class BaselineProcess:
     def __init__(self, task: Task, prepared: Prepared, prof: VerifyProfile, device: str,
-                 made_for: str = ""):
+                 made_for: str = "", spare: Started | None = None):
         """`made_for`: the key (key()) a kept process is taken by; a process without one
-        is never kept."""
-        self.scratch = Path(tempfile.mkdtemp(prefix="warpsmith-baselines-"))
+        is never kept. `spare`: a process started before its job (SPARES), else one is
+        started now."""
+        self.proc = spare or start(Path(tempfile.mkdtemp(prefix="warpsmith-baselines-")),
+                                   worker_environment(device), device)
+        self.scratch = self.proc.scratch
         self.timeout_s = prof.timeout_s
         self.keep = bool(made_for) and _keepable(prepared)
         self.key = made_for
-        self.proc = Started(PROGRAM, ["-"], self.scratch, worker_environment(device),
-                            MAX_FRAME, inbox=self.scratch, jailed=False)
         self.held: contextlib.ExitStack | None = None
         self._job(task, prepared, prof, device)
 
@@ -67,13 +69,13 @@ class BaselineProcess:
     def open(cls, task: Task, prepared: Prepared, prof: VerifyProfile,
              device: str) -> BaselineProcess:
         """The process kept from the last verification of this task, where the profile keeps
-        them (`baselines="kept"`) and one is; else a new one."""
-        if prof.baselines != "kept":
-            return cls(task, prepared, prof, device)
-        made_for = key(task, [prepared.timed_shape], prof, device)
-        kept = KEPT.take(made_for)
+        them (`baselines="kept"`) and one is; else a spare started before this verification
+        (prestart's policy), else a new one."""
+        made_for = key(task, [prepared.timed_shape], prof, device) \
+            if prof.baselines == "kept" else ""
+        kept = KEPT.take(made_for) if made_for else None
         if kept is None:
-            return cls(task, prepared, prof, device, made_for)
+            return cls(task, prepared, prof, device, made_for, _spare(device))
         kept.timeout_s = prof.timeout_s
         kept._job(task, prepared, prof, device)
         return kept
@@ -199,6 +201,30 @@ class BaselineProcess:
         if self.held is not None:
             held, self.held = self.held, None
             held.close()
+
+
+def start(scratch: Path, env: dict[str, str], device: str) -> Started:
+    """The process, outside the sandbox (the trusted side's code), waiting on stdin for its
+    job; meanwhile it imports what its job will need and makes its CUDA context (`device`)."""
+    return Started(PROGRAM, [device, "-"], scratch, env, MAX_FRAME, inbox=scratch,
+                   jailed=False)
+
+
+# Started before their job, at the points where the candidate's spare is (the pipeline
+# refills both): `import torch`, Inductor's import and the CUDA context were 5-8 s of each
+# verification's wait for its baselines on the H100 (docs/benchmarks/verifier.md)
+SPARES = prestart.Spares(start)
+atexit.register(SPARES.close)
+
+
+def _spare(device: str) -> Started | None:
+    if prestart.policy(device) == "off":
+        return None
+    spare = SPARES.take(device, worker_environment(device))
+    if spare is not None and spare.proc.poll() is not None:  # it died waiting
+        prestart.discard(spare)
+        return None
+    return spare
 
 
 def _startup(steps, ready_after: float, waited: float) -> dict[str, float]:

@@ -272,11 +272,11 @@ def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, ba
     try:
         job = write_job(job_dir, task, candidate, device, prof, prepared)
         ahead = when == "ahead" and spare is not None  # a process that verifies again
+        in_process = timed_here(device) and prof.baselines in ("process", "kept")
         if ahead:
-            prestart.SPARES.refill(device, env)
+            _refill(device, env, in_process)
         checks = collect.CaseReader(task, prepared, device, stages)
-        process = BaselineProcess.open(task, prepared, prof, device) \
-            if timed_here(device) and prof.baselines in ("process", "kept") else None
+        process = BaselineProcess.open(task, prepared, prof, device) if in_process else None
         baselines = baseline_timer.Baselines(task, prepared, prof, device, block_sets,
                                              process, checks) \
             if timed_here(device) else None  # timed between the candidate's blocks
@@ -284,7 +284,7 @@ def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, ba
                              max_bytes=collect.message_limit(task, prepared, device, prof),
                              started=spare, job=job, on_case=checks, on_timing=baselines)
         if when != "off" and not ahead:
-            prestart.SPARES.refill(device, env)
+            _refill(device, env, in_process)
         calls = len(checked(prepared.cases))
         report = parse_report(outcome.report, calls)  # read once, here
         stages |= {"candidate_process": outcome.seconds} | stage_times(report)
@@ -314,6 +314,14 @@ def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, ba
         shutil.rmtree(scratch, ignore_errors=True)
         if spare is not None:
             shutil.rmtree(spare.scratch, ignore_errors=True)
+
+
+def _refill(device: str, env: dict[str, str], baselines: bool) -> None:
+    """The next verification's spares: the candidate's worker, and the baselines' process
+    where they are timed in one."""
+    prestart.SPARES.refill(device, env)
+    if baselines:
+        baseline_process.SPARES.refill(device, env)
 
 
 # How a process ended that the outputs it already sent outrank: a kernel wrong on call 0 that

@@ -33,8 +33,10 @@ log = logging.getLogger(__name__)
 
 
 class Spares:
-    def __init__(self):
-        self._lock = threading.Lock()
+    def __init__(self, start=start_waiting):
+        """`start(scratch, env, device)`: a process that waits for its job (the candidate's
+        worker by default; the baselines' process is the other kind kept here)."""
+        self._lock, self._start = threading.Lock(), start
         self._spare: tuple[tuple, Started] | None = None
 
     def take(self, device: str, env: dict[str, str]) -> Started | None:
@@ -58,7 +60,7 @@ class Spares:
             if self._spare is not None:
                 return
             scratch = Path(tempfile.mkdtemp(prefix="warpsmith-cwd-"))
-            self._spare = (_key(device, env), start_waiting(scratch, env, device))
+            self._spare = (_key(device, env), self._start(scratch, env, device))
 
     def close(self) -> None:
         with self._lock:

@@ -1,4 +1,4 @@
-"""The baselines' process: `python -m warpsmith.verify.child.reference_worker - RESULT_FD`.
+"""The baselines' process: `python -m warpsmith.verify.child.reference_worker DEVICE - RESULT_FD`.
 
 Eager PyTorch and torch.compile of the task's reference, timed on the trusted side's clock
 the way the candidate is: the same protocol (child/timing.serve: `ready`, the sets' buffers,
@@ -156,5 +156,21 @@ class _NoLaunches:
         return []
 
 
+def _get_ready(device: str) -> None:
+    """Before its job is read (a spare waits for it: baseline_process.SPARES): what every
+    job needs, torch.compile's own imports and the CUDA context. What fails here fails
+    again in the job, where main reports it."""
+    try:
+        import torch._dynamo  # noqa: F401
+        import torch._inductor.compile_fx  # noqa: F401
+
+        if device == "cuda":
+            torch.zeros(1, device="cuda")
+    except Exception:
+        pass
+
+
 if __name__ == "__main__":
+    # argv: [device] - RESULT_FD
+    _get_ready(sys.argv[1] if len(sys.argv) > 3 else "")
     main(int(sys.argv[-1]))
