@@ -6,7 +6,7 @@ set -u
 OUT=${OUT:-out}; mkdir -p "$OUT"
 . benchmarks/gpu_env.sh
 t0=$(date +%s)
-for task in level1/layer_norm level1/relu; do
+for task in ${PROBE_TASKS:-level1/layer_norm}; do
   for threads in default 1 default 1; do
     if [ $threads = default ]; then unset TORCHINDUCTOR_COMPILE_THREADS
     else export TORCHINDUCTOR_COMPILE_THREADS=$threads; fi
@@ -16,4 +16,4 @@ for task in level1/layer_norm level1/relu; do
 done
 unset TORCHINDUCTOR_COMPILE_THREADS
 echo "probe in $(( $(date +%s) - t0 )) s"
-bash benchmarks/kept_baselines_gpu.sh
+AB_N=${AB_N:-3} AB_S=${AB_S:-240} MODELS_S=${MODELS_S:-260} bash benchmarks/kept_baselines_gpu.sh
