@@ -7,11 +7,11 @@ OUT=${OUT:-out}; mkdir -p "$OUT"
 . benchmarks/gpu_env.sh
 t0=$(date +%s)
 for task in ${PROBE_TASKS:-level1/layer_norm}; do
-  for threads in default 1 default 1; do
-    if [ $threads = default ]; then unset TORCHINDUCTOR_COMPILE_THREADS
-    else export TORCHINDUCTOR_COMPILE_THREADS=$threads; fi
-    timeout 60 python3 benchmarks/compile_probe.py $task --device cuda 2>>"$OUT/probe.err" \
-      | tee -a "$OUT/probe.jsonl"
+  for threads in default 1 pool default 1 pool; do
+    if [ $threads = 1 ]; then export TORCHINDUCTOR_COMPILE_THREADS=1
+    else unset TORCHINDUCTOR_COMPILE_THREADS; fi
+    timeout 60 python3 benchmarks/compile_probe.py $task --device cuda \
+      $([ $threads = pool ] && echo --warm-pool) 2>>"$OUT/probe.err" | tee -a "$OUT/probe.jsonl"
   done
 done
 unset TORCHINDUCTOR_COMPILE_THREADS
