@@ -16,4 +16,4 @@ for task in ${PROBE_TASKS:-level1/layer_norm}; do
 done
 unset TORCHINDUCTOR_COMPILE_THREADS
 echo "probe in $(( $(date +%s) - t0 )) s"
-AB_N=${AB_N:-3} AB_S=${AB_S:-240} MODELS_S=${MODELS_S:-260} bash benchmarks/kept_baselines_gpu.sh
+AB_N=${AB_N:-3} AB_S=${AB_S:-200} MODELS_S=${MODELS_S:-170} bash benchmarks/kept_baselines_gpu.sh
