@@ -9,7 +9,8 @@ import pytest
 from warpsmith.errors import UsageError
 from warpsmith.library import FAMILIES, NotCovered, generate
 from warpsmith.library.elementwise import EXPRESSIONS
-from warpsmith.library.match import POINTWISE_FORMS, Lit, Match, NoMatch, match_task, unify
+from warpsmith.library.exact import match_task
+from warpsmith.library.match import POINTWISE_FORMS, Lit, Match, NoMatch, unify
 from warpsmith.tasks import load_task, resolve_task
 
 KB = Path(__file__).parent.parent / "tasks" / "fixtures" / "kb_level1"
@@ -149,7 +150,7 @@ def test_every_pointwise_form_has_an_expression():
 
 def test_knobs_are_declared_rendered_and_checked():
     for family in FAMILIES.values():
-        assert family.defaults and all(isinstance(v, int) for v in family.defaults.values())
+        assert family.knobs and all(isinstance(v, int) for v in family.knobs.values())
     generated = generate("level1/softmax", tune={"BLOCK": 1024})
     assert generated.tune["BLOCK"] == 1024 and "\nBLOCK = 1024\n" in generated.source
     with pytest.raises(UsageError, match="no knob"):

@@ -7,8 +7,7 @@ fp32 inputs use the task's dot precision."""
 
 from __future__ import annotations
 
-from .match import NoMatch, _dot_precision, _is_input, _is_number, _ops, matcher
-from .registry import register
+from .match import NoMatch, _dot_precision, _is_input, _is_number, _ops
 from .render import constructor, dot_precision, fill, header, signature
 from .trace import Node, Ref, Trace
 
@@ -74,9 +73,13 @@ $init
 '''
 
 
-@register("attention")
 class Attention:
-    defaults = {"BLOCK_M": 128, "BLOCK_N": 64, "NUM_WARPS": 8, "NUM_STAGES": 2}
+    name = "attention"
+    reads = "trace"
+    knobs = {"BLOCK_M": 128, "BLOCK_N": 64, "NUM_WARPS": 8, "NUM_STAGES": 2}
+
+    def match(self, trace: Trace, ctx) -> dict | NoMatch | None:
+        return match_attention(trace)
 
     def render(self, params: dict, tune: dict[str, int]) -> str:
         q, k, v = params["args"]
@@ -90,7 +93,6 @@ class Attention:
 _VIEWS = ("expand.default", "view.default", "_unsafe_view.default")
 
 
-@matcher("attention")
 def match_attention(trace: Trace) -> dict | NoMatch | None:
     """softmax(q·kᵀ/√d [+ causal mask])·v over (B, H, S, D) inputs q, k, v of one shape, with
     the default scale, no attn_mask and no dropout. The trace is followed from the output

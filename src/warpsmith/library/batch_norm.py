@@ -12,9 +12,9 @@ flat grid axis over (plane, tile), (x − mean) · invstd · w + b. Offsets of p
 
 from __future__ import annotations
 
-from .match import Lit, _is_input, _is_param, _one_float_input, _ops, _out, matcher
-from .registry import register
+from .match import Lit, _is_input, _is_param, _one_float_input, _ops, _out
 from .render import fill, header, scalar, signature, size
+from .trace import Trace
 
 KERNELS = '''
 @triton.jit
@@ -112,10 +112,15 @@ $init
 '''
 
 
-@register("batch_norm")
 class BatchNorm:
-    defaults = {"STAT_BLOCK": 1024, "STAT_PROGRAMS": 2048, "APPLY_BLOCK": 2048,
-                "NUM_WARPS": 8}
+    name = "batch_norm"
+    reads = "trace"
+    updates_state = True  # its kernels make the forward's in-place updates (running stats)
+    knobs = {"STAT_BLOCK": 1024, "STAT_PROGRAMS": 2048, "APPLY_BLOCK": 2048,
+             "NUM_WARPS": 8}
+
+    def match(self, trace: Trace, ctx) -> dict | None:
+        return match_batch_norm(trace)
 
     def render(self, params: dict, tune: dict[str, int]) -> str:
         names = params["names"]
@@ -149,7 +154,6 @@ def _constructor(params: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-@matcher("batch_norm")
 def match_batch_norm(trace) -> dict | None:
     """add_(num_batches_tracked, 1), an unused empty(), native_batch_norm(training=True) with
     running statistics and a float momentum, over an (N, C, …) input."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from . import conv_depthwise as depthwise
 from . import conv_phase as phase
+from .family import Piece
 from .layout import format_line, runtime_scalars
 from .pointwise import _arg, _host_arg
 from .render import dot_precision
@@ -50,7 +51,6 @@ DOT = '''        if DOT:
 
 
 def render(k):
-    from .families import Piece
 
     rank = k.geo.rank
     scalars = runtime_scalars(k.lines)

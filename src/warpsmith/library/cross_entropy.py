@@ -5,8 +5,7 @@ result is deterministic."""
 
 from __future__ import annotations
 
-from .match import _is_input, _last_dim, _ops, _out, matcher
-from .registry import register
+from .match import _is_input, _last_dim, _ops, _out
 from .render import constructor, fill, header, signature
 from .trace import Trace
 
@@ -67,9 +66,13 @@ $init
 '''
 
 
-@register("cross_entropy")
 class CrossEntropy:
-    defaults = {"BLOCK": 4096, "NUM_WARPS": 8, "SUM_BLOCK": 1024, "SUM_WARPS": 4}
+    name = "cross_entropy"
+    reads = "trace"
+    knobs = {"BLOCK": 4096, "NUM_WARPS": 8, "SUM_BLOCK": 1024, "SUM_WARPS": 4}
+
+    def match(self, trace: Trace, ctx) -> dict | None:
+        return match_cross_entropy(trace)
 
     def render(self, params: dict, tune: dict[str, int]) -> str:
         logits, targets = params["args"]
@@ -81,7 +84,6 @@ class CrossEntropy:
 
 # ---- the matcher: which traces this family implements --------------------
 
-@matcher("cross_entropy")
 def match_cross_entropy(trace: Trace) -> dict | None:
     if _ops(trace) != ("_log_softmax.default", "nll_loss_forward.default") \
             or len(trace.inputs) != 2 or trace.output != _out(1):

@@ -3,8 +3,7 @@ tl.cumsum and carries the running total between them, in fp32."""
 
 from __future__ import annotations
 
-from .match import _is_input, _last_dim, _one_float_input, _ops, _out, matcher
-from .registry import register
+from .match import _is_input, _last_dim, _one_float_input, _ops, _out
 from .render import constructor, fill, header, signature
 from .trace import Trace
 
@@ -38,9 +37,13 @@ $init
 '''
 
 
-@register("cumsum")
 class Cumsum:
-    defaults = {"BLOCK": 2048, "NUM_WARPS": 8}
+    name = "cumsum"
+    reads = "trace"
+    knobs = {"BLOCK": 2048, "NUM_WARPS": 8}
+
+    def match(self, trace: Trace, ctx) -> dict | None:
+        return match_cumsum(trace)
 
     def render(self, params: dict, tune: dict[str, int]) -> str:
         return header("cumsum", tune) + fill(
@@ -50,7 +53,6 @@ class Cumsum:
 
 # ---- the matcher: which traces this family implements --------------------
 
-@matcher("cumsum")
 def match_cumsum(trace: Trace) -> dict | None:
     if _ops(trace) != ("cumsum.default",) or not _one_float_input(trace):
         return None

@@ -4,8 +4,7 @@ reads each input once and writes the output once, computing in fp32 in between."
 from __future__ import annotations
 
 from . import ops
-from .match import FLOAT_DTYPES, POINTWISE_FORMS, Lit, _is_number, matcher, pointwise_form
-from .registry import register
+from .match import FLOAT_DTYPES, POINTWISE_FORMS, Lit, _is_number, pointwise_form
 from .render import constructor, fill, header, signature
 from .trace import Node, Ref, Trace
 
@@ -79,9 +78,13 @@ $contiguous
 '''
 
 
-@register("elementwise")
 class Elementwise:
-    defaults = {"BLOCK": 4096, "NUM_WARPS": 8}
+    name = "elementwise"
+    reads = "trace"
+    knobs = {"BLOCK": 4096, "NUM_WARPS": 8}
+
+    def match(self, trace: Trace, ctx) -> dict | None:
+        return match_elementwise(trace)
 
     def render(self, params: dict, tune: dict[str, int]) -> str:
         steps = params["steps"]
@@ -119,7 +122,6 @@ class Elementwise:
 
 # ---- the matcher: which traces this family implements --------------------
 
-@matcher("elementwise")
 def match_elementwise(trace: Trace) -> dict | None:
     if not trace.nodes or trace.dtype not in FLOAT_DTYPES:
         return None

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from .match import _is_input, _ops, _out, _parameter, matcher
-from .registry import register
+from .match import _is_input, _ops, _out, _parameter
 from .render import constructor, fill, header, signature
 from .trace import Trace
 
@@ -34,9 +33,13 @@ $init
 '''
 
 
-@register("embedding")
 class Embedding:
-    defaults = {"BLOCK": 4096, "NUM_WARPS": 4}
+    name = "embedding"
+    reads = "trace"
+    knobs = {"BLOCK": 4096, "NUM_WARPS": 4}
+
+    def match(self, trace: Trace, ctx) -> dict | None:
+        return match_embedding(trace)
 
     def render(self, params: dict, tune: dict[str, int]) -> str:
         weight = params["weight"]
@@ -47,7 +50,6 @@ class Embedding:
 
 # ---- the matcher: which traces this family implements --------------------
 
-@matcher("embedding")
 def match_embedding(trace: Trace) -> dict | None:
     if _ops(trace) != ("embedding.default",) or trace.output != _out(0) \
             or len(trace.inputs) != 1 or trace.inputs[0] is None \
@@ -106,12 +108,16 @@ $init
 BAG_MODES = {0: "sum", 1: "mean"}  # max bags (2) would need torch's NaN and index rules
 
 
-@register("embedding_bag")
 class EmbeddingBag:
     """nn.EmbeddingBag over 1-D ids and their bags' offsets, sum or mean: one program per
     bag and BLOCK columns walks the bag's ids, summing their table rows in fp32."""
 
-    defaults = {"BLOCK": 1024, "NUM_WARPS": 4}
+    name = "embedding_bag"
+    reads = "trace"
+    knobs = {"BLOCK": 1024, "NUM_WARPS": 4}
+
+    def match(self, trace: Trace, ctx) -> dict | None:
+        return match_embedding_bag(trace)
 
     def render(self, params: dict, tune: dict[str, int]) -> str:
         weight = params["weight"]
@@ -122,7 +128,6 @@ class EmbeddingBag:
             mean=int(params["mode"] == "mean"))
 
 
-@matcher("embedding_bag")
 def match_embedding_bag(trace: Trace) -> dict | None:
     if _ops(trace) != ("_embedding_bag.default",) or trace.output != _out(0) \
             or len(trace.inputs) != 2 or any(

@@ -5,6 +5,7 @@ the chain on the fp32 accumulator, one store."""
 
 from __future__ import annotations
 
+from .family import Piece
 from .layout import format_line, runtime_scalars
 from .matmul import K_LOOP, TILE_SETUP, dot_lines
 from .pointwise import _arg, _host_arg
@@ -28,7 +29,6 @@ MASK = {"rows": "(rm[:, None] < M)", "rn[None, :]": "(rn[None, :] < N)"}
 
 
 def render(k):
-    from .families import Piece
 
     scalars = runtime_scalars(k.lines)
     index = INDEX[3 if k.batched else 2]

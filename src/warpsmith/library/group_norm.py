@@ -3,8 +3,7 @@ one contiguous run; shifted sums in one pass, then normalise with the per-channe
 
 from __future__ import annotations
 
-from .match import Lit, _is_input, _one_float_input, _ops, _out, _parameter, matcher
-from .registry import register
+from .match import Lit, _is_input, _one_float_input, _ops, _out, _parameter
 from .render import constructor, fill, header, signature
 from .trace import Trace
 
@@ -61,9 +60,13 @@ $init
 '''
 
 
-@register("group_norm")
 class GroupNorm:
-    defaults = {"BLOCK": 4096, "NUM_WARPS": 8}
+    name = "group_norm"
+    reads = "trace"
+    knobs = {"BLOCK": 4096, "NUM_WARPS": 8}
+
+    def match(self, trace: Trace, ctx) -> dict | None:
+        return match_group_norm(trace)
 
     def render(self, params: dict, tune: dict[str, int]) -> str:
         weight, bias = params["weight"], params["bias"]
@@ -79,7 +82,6 @@ class GroupNorm:
 
 # ---- the matcher: which traces this family implements --------------------
 
-@matcher("group_norm")
 def match_group_norm(trace: Trace) -> dict | None:
     if _ops(trace) != ("native_group_norm.default",) or not _one_float_input(trace) \
             or trace.output != _out(0):

@@ -4,8 +4,7 @@ written); a second one-program kernel adds the rows in a fixed order."""
 
 from __future__ import annotations
 
-from .match import _is_input, _last_dim, _ops, _out, matcher
-from .registry import register
+from .match import _is_input, _last_dim, _ops, _out
 from .render import constructor, fill, header, signature
 from .trace import Ref, Trace
 
@@ -63,9 +62,13 @@ $init
 '''
 
 
-@register("kl_div")
 class KlDiv:
-    defaults = {"BLOCK": 4096, "NUM_WARPS": 8, "SUM_BLOCK": 1024, "SUM_WARPS": 4}
+    name = "kl_div"
+    reads = "trace"
+    knobs = {"BLOCK": 4096, "NUM_WARPS": 8, "SUM_BLOCK": 1024, "SUM_WARPS": 4}
+
+    def match(self, trace: Trace, ctx) -> dict | None:
+        return match_kl_div(trace)
 
     def render(self, params: dict, tune: dict[str, int]) -> str:
         logits, target = params["args"]
@@ -80,7 +83,6 @@ class KlDiv:
 _KL_OPS = ("_log_softmax.default", "mul.Tensor", "xlogy.Tensor", "sub.Tensor", "sum.default")
 
 
-@matcher("kl_div")
 def match_kl_div(trace: Trace) -> dict | None:
     """F.kl_div(F.log_softmax(x, -1), target, reduction="batchmean" | "sum") on 2-D inputs, as
     torch traces it: target·log(target) − target·log_softmax(x), summed, over the batch."""

@@ -4,8 +4,7 @@ pass and normalises in a second."""
 
 from __future__ import annotations
 
-from .match import Lit, _is_input, _one_float_input, _ops, _out, _parameter, matcher
-from .registry import register
+from .match import Lit, _is_input, _one_float_input, _ops, _out, _parameter
 from .render import constructor, fill, header, signature
 from .trace import Trace
 
@@ -86,10 +85,14 @@ $init
 '''
 
 
-@register("layer_norm")
 class LayerNorm:
-    defaults = {"ROW_MAX": 8192, "ROW_WARPS_MAX": 16, "ROW_ELEMS_PER_WARP": 512,
-                "BLOCK": 4096, "LOOP_WARPS": 8}
+    name = "layer_norm"
+    reads = "trace"
+    knobs = {"ROW_MAX": 8192, "ROW_WARPS_MAX": 16, "ROW_ELEMS_PER_WARP": 512,
+             "BLOCK": 4096, "LOOP_WARPS": 8}
+
+    def match(self, trace: Trace, ctx) -> dict | None:
+        return match_layer_norm(trace)
 
     def render(self, params: dict, tune: dict[str, int]) -> str:
         x = params["args"][0]
@@ -106,7 +109,6 @@ class LayerNorm:
 
 # ---- the matcher: which traces this family implements --------------------
 
-@matcher("layer_norm")
 def match_layer_norm(trace: Trace) -> dict | None:
     if _ops(trace) != ("native_layer_norm.default",) or not _one_float_input(trace):
         return None

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .match import FLOAT_DTYPES, NoMatch, _dot_precision, _out, _parameter, matcher
-from .registry import register
+from .match import FLOAT_DTYPES, NoMatch, _dot_precision, _out, _parameter
 from .render import constructor, dot_precision, fill, header, signature
 from .trace import Node, Ref, Trace
 
@@ -162,10 +161,14 @@ $init
 '''
 
 
-@register("matmul")
 class Matmul:
-    defaults = {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32, "GROUP_M": 8, "NUM_WARPS": 8,
-                "NUM_STAGES": 3, "TF32X3": 1, "SPLIT_TARGET": 264, "MIN_K_STEPS": 16}
+    name = "matmul"
+    reads = "trace"
+    knobs = {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32, "GROUP_M": 8, "NUM_WARPS": 8,
+             "NUM_STAGES": 3, "TF32X3": 1, "SPLIT_TARGET": 264, "MIN_K_STEPS": 16}
+
+    def match(self, trace: Trace, ctx) -> dict | NoMatch | None:
+        return match_any(trace)
 
     def render(self, params: dict, tune: dict[str, int]) -> str:
         args, bias, batched = params["args"], params["bias"], params["batched"]
@@ -360,4 +363,3 @@ def _traced_operand(trace: Trace, ref, views: dict) -> dict | None:
     return {"input": None, "param": param, "transpose": transpose} if param else None
 
 
-matcher("matmul")(match_any)  # the plain product, a triangle of one, a reshaped A times B

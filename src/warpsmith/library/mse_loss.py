@@ -3,8 +3,7 @@ sum; one more program adds the partials in a fixed order (deterministic, no atom
 
 from __future__ import annotations
 
-from .match import _is_input, _ops, _out, matcher
-from .registry import register
+from .match import _is_input, _ops, _out
 from .render import constructor, fill, header, signature
 from .trace import Trace
 
@@ -47,9 +46,13 @@ $init
 '''
 
 
-@register("mse_loss")
 class MseLoss:
-    defaults = {"BLOCK": 4096, "NUM_WARPS": 8, "SUM_BLOCK": 1024, "SUM_WARPS": 4}
+    name = "mse_loss"
+    reads = "trace"
+    knobs = {"BLOCK": 4096, "NUM_WARPS": 8, "SUM_BLOCK": 1024, "SUM_WARPS": 4}
+
+    def match(self, trace: Trace, ctx) -> dict | None:
+        return match_mse_loss(trace)
 
     def render(self, params: dict, tune: dict[str, int]) -> str:
         a, b = params["args"]
@@ -60,7 +63,6 @@ class MseLoss:
 
 # ---- the matcher: which traces this family implements --------------------
 
-@matcher("mse_loss")
 def match_mse_loss(trace: Trace) -> dict | None:
     if _ops(trace) != ("mse_loss.default",) or trace.output != _out(0) \
             or len(trace.inputs) != 2 or trace.inputs[0] != trace.inputs[1] \

@@ -5,8 +5,7 @@ them come from L1. Accumulates in fp32; max propagates NaN as torch does."""
 
 from __future__ import annotations
 
-from .match import _is_input, _is_number, _one_float_input, _ops, _out, matcher
-from .registry import register
+from .match import _is_input, _is_number, _one_float_input, _ops, _out
 from .render import constructor, fill, header, signature
 from .trace import Trace
 
@@ -66,9 +65,13 @@ $init
 '''
 
 
-@register("pool2d")
 class Pool2d:
-    defaults = {"BLOCK_H": 8, "BLOCK_W": 64, "NUM_WARPS": 4}
+    name = "pool2d"
+    reads = "trace"
+    knobs = {"BLOCK_H": 8, "BLOCK_W": 64, "NUM_WARPS": 4}
+
+    def match(self, trace: Trace, ctx) -> dict | None:
+        return match_pool2d(trace)
 
     def render(self, params: dict, tune: dict[str, int]) -> str:
         (kh, kw), (sh, sw) = params["kernel"], params["stride"]
@@ -85,7 +88,6 @@ class Pool2d:
 _POOL_OPS = {"max_pool2d_with_indices.default": "max", "avg_pool2d.default": "avg"}
 
 
-@matcher("pool2d")
 def match_pool2d(trace: Trace) -> dict | None:
     """nn.MaxPool2d / nn.AvgPool2d (and F.*) on a 4-D input, without ceil_mode; max returns
     the values only (its indices are unused)."""

@@ -12,9 +12,9 @@ fp32; max propagates NaN as torch does. ceil_mode is declined.
 
 from __future__ import annotations
 
-from .match import _is_input, _is_number, _one_float_input, _ops, _out, matcher
-from .registry import register
+from .match import _is_input, _is_number, _one_float_input, _ops, _out
 from .render import constructor, fill, header, signature
+from .trace import Trace
 
 KERNEL = '''
 @triton.jit
@@ -110,17 +110,25 @@ def _render(family: str, params: dict, tune: dict[str, int]) -> str:
         divisor=params["divisor"] or 0, **window, **blocks)
 
 
-@register("pool1d")
 class Pool1d:
-    defaults = {"BLOCK_L": 1024, "NUM_WARPS": 4}
+    name = "pool1d"
+    reads = "trace"
+    knobs = {"BLOCK_L": 1024, "NUM_WARPS": 4}
+
+    def match(self, trace: Trace, ctx) -> dict | None:
+        return match_pool1d(trace)
 
     def render(self, params: dict, tune: dict[str, int]) -> str:
         return _render("pool1d", params, tune)
 
 
-@register("pool3d")
 class Pool3d:
-    defaults = {"BLOCK_H": 4, "BLOCK_W": 64, "NUM_WARPS": 4}
+    name = "pool3d"
+    reads = "trace"
+    knobs = {"BLOCK_H": 4, "BLOCK_W": 64, "NUM_WARPS": 4}
+
+    def match(self, trace: Trace, ctx) -> dict | None:
+        return match_pool3d(trace)
 
     def render(self, params: dict, tune: dict[str, int]) -> str:
         return _render("pool3d", params, tune)
@@ -156,7 +164,6 @@ def _tuple(value, rank: int) -> tuple[int, ...] | None:
     return values if ok else None
 
 
-@matcher("pool3d")
 def match_pool3d(trace) -> dict | None:
     """One 3-D pool of the (N, C, D, H, W) input, its indices unused."""
     ops = _ops(trace)
@@ -168,7 +175,6 @@ def match_pool3d(trace) -> dict | None:
     return found and found | {"rank": 3}
 
 
-@matcher("pool1d")
 def match_pool1d(trace) -> dict | None:
     """nn.MaxPool1d / nn.AvgPool1d of an (N, C, L) input, as torch traces them: unsqueeze to
     (N, C, 1, L), a 2-D pool with a 1 × k window, squeeze (the indices' squeeze unused)."""

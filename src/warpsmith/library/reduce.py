@@ -5,8 +5,7 @@ the reduced dim in BLOCK_R × BLOCK_I tiles, so every load is a contiguous run."
 
 from __future__ import annotations
 
-from .match import _is_input, _one_float_input, _out, matcher
-from .registry import register
+from .match import _is_input, _one_float_input, _out
 from .render import constructor, fill, header, signature
 from .trace import Trace
 
@@ -125,14 +124,18 @@ $init
 '''
 
 
-@register("reduce")
 class Reduce:
+    name = "reduce"
+    reads = "trace"
     # over a middle dim, measured on the H100 at KernelBench's sizes (benchmarks/knob_sweep.py,
     # docs/benchmarks/raw/knob-sweep-h100-2026-12-05-b.jsonl): a sum 3.79 -> 3.51 ms with
     # 4 x 512 tiles; an argmax 9.44 -> 3.64 ms with 8 x 256 (32 x 128 kept 3 tiles of state
     # a lane and ran at a third of eager)
-    defaults = {"BLOCK": 4096, "ROW_WARPS": 8, "BLOCK_R": 4, "BLOCK_I": 512, "COL_WARPS": 4,
-                "ARG_BLOCK_R": 8, "ARG_BLOCK_I": 256}
+    knobs = {"BLOCK": 4096, "ROW_WARPS": 8, "BLOCK_R": 4, "BLOCK_I": 512, "COL_WARPS": 4,
+             "ARG_BLOCK_R": 8, "ARG_BLOCK_I": 256}
+
+    def match(self, trace: Trace, ctx) -> dict | None:
+        return match_reduce(trace)
 
     def render(self, params: dict, tune: dict[str, int]) -> str:
         op = params["op"]
@@ -159,7 +162,6 @@ _REDUCTIONS = {"sum.dim_IntList": "sum", "mean.dim": "mean", "amax.default": "ma
                "linalg_vector_norm.default": "norm2"}
 
 
-@matcher("reduce")
 def match_reduce(trace: Trace) -> dict | None:
     if len(trace.nodes) != 1 or trace.nodes[0].op not in _REDUCTIONS \
             or not _one_float_input(trace) or trace.output != _out(0):

@@ -14,9 +14,7 @@ from .match import (
     _out,
     _parameter,
     _uses,
-    matcher,
 )
-from .registry import register
 from .render import constructor, fill, header, signature
 from .trace import Node, Ref, Trace
 
@@ -87,10 +85,14 @@ $init
 '''
 
 
-@register("rms_norm")
 class RmsNorm:
-    defaults = {"ROW_MAX": 8192, "ROW_WARPS_MAX": 16, "ROW_ELEMS_PER_WARP": 512,
-                "BLOCK": 4096, "LOOP_WARPS": 8}
+    name = "rms_norm"
+    reads = "trace"
+    knobs = {"ROW_MAX": 8192, "ROW_WARPS_MAX": 16, "ROW_ELEMS_PER_WARP": 512,
+             "BLOCK": 4096, "LOOP_WARPS": 8}
+
+    def match(self, trace: Trace, ctx) -> dict | None:
+        return match_rms_norm(trace)
 
     def render(self, params: dict, tune: dict[str, int]) -> str:
         weight = params["weight"]
@@ -103,7 +105,6 @@ class RmsNorm:
 
 # ---- the matcher: which traces this family implements --------------------
 
-@matcher("rms_norm")
 def match_rms_norm(trace: Trace) -> dict | None:
     """x * rsqrt(mean(x²) + eps) [* w], as written out in PyTorch (F.rms_norm traces the
     same), and x / ‖x‖₂ (l2: the sum instead of the mean, no eps unless clamped)."""

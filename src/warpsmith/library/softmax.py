@@ -3,8 +3,7 @@ and read once; a wider one is read twice (online max and sum, then normalise).""
 
 from __future__ import annotations
 
-from .match import _is_input, _last_dim, _one_float_input, _ops, _out, matcher
-from .registry import register
+from .match import _is_input, _last_dim, _one_float_input, _ops, _out
 from .render import constructor, fill, header, signature
 from .trace import Trace
 
@@ -66,10 +65,14 @@ $init
 '''
 
 
-@register("softmax")
 class Softmax:
-    defaults = {"ROW_MAX": 32768, "ROW_WARPS_MAX": 16, "ROW_ELEMS_PER_WARP": 512,
-                "BLOCK": 4096, "LOOP_WARPS": 8}
+    name = "softmax"
+    reads = "trace"
+    knobs = {"ROW_MAX": 32768, "ROW_WARPS_MAX": 16, "ROW_ELEMS_PER_WARP": 512,
+             "BLOCK": 4096, "LOOP_WARPS": 8}
+
+    def match(self, trace: Trace, ctx) -> dict | None:
+        return match_softmax(trace)
 
     def render(self, params: dict, tune: dict[str, int]) -> str:
         x = params["args"][0]
@@ -80,7 +83,6 @@ class Softmax:
 
 # ---- the matcher: which traces this family implements --------------------
 
-@matcher("softmax")
 def match_softmax(trace: Trace) -> dict | None:
     if _ops(trace) not in (("_softmax.default",), ("_log_softmax.default",)):
         return None
