@@ -8,7 +8,7 @@ import pytest
 
 from warpsmith.errors import UsageError
 from warpsmith.library import FAMILIES, NotCovered, generate
-from warpsmith.library.elementwise import EXPRESSIONS
+from warpsmith.library.elementwise import FORMULAS
 from warpsmith.library.exact import match_task
 from warpsmith.library.match import POINTWISE_FORMS, Lit, Match, NoMatch, unify
 from warpsmith.tasks import load_task, resolve_task
@@ -145,7 +145,7 @@ def test_unify_prefers_the_init_argument_then_a_constant():
 
 
 def test_every_pointwise_form_has_an_expression():
-    assert set(POINTWISE_FORMS) == set(EXPRESSIONS)
+    assert set(POINTWISE_FORMS) == set(FORMULAS)
 
 
 def test_knobs_are_declared_rendered_and_checked():

@@ -203,8 +203,8 @@ def _uses(trace: Trace, ref: Ref) -> int:
 
 # ---- elementwise: a DAG of pointwise ops over same-shaped inputs ----------------------------
 
-# form -> (tensor operands, run-time scalar operands), by schema name. elementwise.py holds the
-# Triton expression of each form; test_library checks the two tables agree.
+# form -> (tensor operands, run-time scalar operands), by schema name. elementwise.FORMULAS
+# names the formula (ops.py's) of each form; test_match checks the two tables agree.
 POINTWISE_FORMS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     **{name: (("self",), ()) for name in (
         "relu", "sigmoid", "silu", "gelu", "gelu_tanh", "tanh", "hardsigmoid", "hardswish",
