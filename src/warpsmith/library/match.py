@@ -12,7 +12,7 @@ that argument (`unify`). Anything else that differs between shapes
 from __future__ import annotations
 
 import keyword
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any
 
 from .trace import Node, Ref, Trace
@@ -23,7 +23,7 @@ FLOAT_DTYPES = ("float32", "float16", "bfloat16")
 @dataclass(frozen=True)
 class Match:
     family: str
-    params: dict[str, Any]
+    params: Any  # the family's Params subclass
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,17 @@ class NoMatch:
     # The family whose structure matched, where only a limitation declined it (bf16 tl.dot):
     # a sibling's rendering is then still close to this task's answer (prompts/examples.py).
     family: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Params:
+    """What every exact family's parameters hold beside their own fields (each family's are a
+    frozen subclass): the forward's argument names and the task's dtype, which exact.py fills
+    in after the family's matcher. A field may hold a `Lit` until `unify`, which makes it a
+    bound number: {"value": v} or {"init": i, ...} (render.scalar and render.size read it)."""
+
+    args: tuple[str, ...] = ()
+    dtype: str = ""
 
 
 @dataclass(frozen=True)
@@ -44,7 +55,8 @@ class Lit:
 
 # ---- unify: one set of parameters for every shape ------------------------------------------
 
-def unify(params: list[dict], inits: list[tuple]) -> dict | NoMatch:
+def unify(params: list, inits: list[tuple]):
+    """One set of parameters (a Params, or a dict of them) for every shape, or a NoMatch."""
     try:
         return _unify(params, inits, "params")
     except _Differs as e:
@@ -59,6 +71,9 @@ def _unify(values: list, inits: list[tuple], path: str):
     first = values[0]
     if all(isinstance(v, Lit) for v in values):
         return _resolve([v.value for v in values], inits, path)
+    if is_dataclass(first) and all(type(v) is type(first) for v in values):
+        return replace(first, **{f.name: _unify([getattr(v, f.name) for v in values], inits,
+                                                f"{path}.{f.name}") for f in fields(first)})
     if isinstance(first, dict) and all(isinstance(v, dict) and v.keys() == first.keys()
                                        for v in values):
         return {k: _unify([v[k] for v in values], inits, f"{path}.{k}") for k in first}
