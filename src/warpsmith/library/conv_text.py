@@ -61,7 +61,7 @@ def render(k):
         "    g = tl.program_id(1)\n"
     body = SETUP.replace("$group\n", group) + _pixels(k.geo) + \
         LOOP.replace("$k", "KPH" if split else "K") + _taps(k.geo) + _loads(k.geo) + \
-        DOT.replace("$precision", dot_precision({"dtype": k.dtype, "precision": k.precision}))
+        DOT.replace("$precision", dot_precision(k.dtype, k.precision))
     epilogue = [_load(ld, index) for ld in k.loads] + [format_line(ln) for ln in k.lines]
     if epilogue:
         epilogue.insert(0, "# the epilogue, on the fp32 accumulator, before the one store")

@@ -5,7 +5,9 @@ the reduced dim in BLOCK_R × BLOCK_I tiles, so every load is a contiguous run."
 
 from __future__ import annotations
 
-from .match import _is_input, _one_float_input, _out
+from dataclasses import dataclass
+
+from .match import Params, _is_input, _one_float_input, _out
 from .render import constructor, fill, header, signature
 from .trace import Trace
 
@@ -124,6 +126,14 @@ $init
 '''
 
 
+@dataclass(frozen=True, kw_only=True)
+class ReduceParams(Params):
+    op: str  # a value of _REDUCTIONS
+    first: int  # the run of reduced dims, counted from the end (-1: the last)
+    last: int
+    keepdim: bool
+
+
 class Reduce:
     name = "reduce"
     reads = "trace"
@@ -134,11 +144,11 @@ class Reduce:
     knobs = {"BLOCK": 4096, "ROW_WARPS": 8, "BLOCK_R": 4, "BLOCK_I": 512, "COL_WARPS": 4,
              "ARG_BLOCK_R": 8, "ARG_BLOCK_I": 256}
 
-    def match(self, trace: Trace, ctx) -> dict | None:
+    def match(self, trace: Trace, ctx) -> ReduceParams | None:
         return match_reduce(trace)
 
-    def render(self, params: dict, tune: dict[str, int]) -> str:
-        op = params["op"]
+    def render(self, params: ReduceParams, tune: dict[str, int]) -> str:
+        op = params.op
         if op in ARGS:
             other, cmp, pick = ARGS[op]
             kernels = fill(ARG_KERNELS, other=other, cmp=cmp, pick=pick)
@@ -148,9 +158,9 @@ class Reduce:
             kernels = fill(VALUE_KERNELS, other=other, update=update, final=final)
             out_dtype, blocks = "x.dtype", ("BLOCK_R", "BLOCK_I")
         return header("reduce", tune) + kernels + fill(
-            MODEL, init=constructor([], {}), signature=signature(params["args"]),
-            x=params["args"][0], first=-params["first"], last=-params["last"],
-            kept="(1,) * (last + 1 - first)" if params["keepdim"] else "()",
+            MODEL, init=constructor([], {}), signature=signature(params.args),
+            x=params.args[0], first=-params.first, last=-params.last,
+            kept="(1,) * (last + 1 - first)" if params.keepdim else "()",
             out_dtype=out_dtype, block_r=blocks[0], block_i=blocks[1])
 
 
@@ -162,7 +172,7 @@ _REDUCTIONS = {"sum.dim_IntList": "sum", "mean.dim": "mean", "amax.default": "ma
                "linalg_vector_norm.default": "norm2"}
 
 
-def match_reduce(trace: Trace) -> dict | None:
+def match_reduce(trace: Trace) -> ReduceParams | None:
     if len(trace.nodes) != 1 or trace.nodes[0].op not in _REDUCTIONS \
             or not _one_float_input(trace) or trace.output != _out(0):
         return None
@@ -176,8 +186,8 @@ def match_reduce(trace: Trace) -> dict | None:
     dims = _dim_run(node.arg("dim"), ndim)
     if dims is None or (op in ("argmax", "argmin") and dims[0] != dims[1]):
         return None
-    return {"op": op, "first": dims[0] - ndim, "last": dims[1] - ndim,
-            "keepdim": bool(node.arg("keepdim"))}
+    return ReduceParams(op=op, first=dims[0] - ndim, last=dims[1] - ndim,
+                        keepdim=bool(node.arg("keepdim")))
 
 
 def _dim_run(dim, ndim: int) -> tuple[int, int] | None:
