@@ -93,7 +93,8 @@ class Attention:
         q, k, v = params.args
         return header("attention", tune) + fill(
             KERNEL, precision=dot_precision(params.dtype, params.precision),
-            init=constructor([], {}), signature=signature(params.args), q=q, k=k, v=v, causal=params.causal)
+            init=constructor([], {}), signature=signature(params.args), q=q, k=k, v=v,
+            causal=params.causal)
 
 
 # ---- the matcher: which traces this family implements --------------------
