@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..tasks.suite import resolve_task
 from ..types import Task
@@ -33,7 +34,9 @@ from .registry import FAMILIES, by_name, knobs
 class Generated:
     source: str
     family: str
-    params: dict  # what the matcher found: structure, constants, init-argument bindings
+    # what the matcher found (an exact family's Params; a graph plan's kernels as a dict):
+    # structure, constants, init-argument bindings
+    params: Any
     tune: dict[str, int] = field(default_factory=dict)  # the knob values rendered
     kernels: int = 1  # how many kernels the candidate launches
 

@@ -3,8 +3,10 @@ reads each input once and writes the output once, computing in fp32 in between."
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from . import ops
-from .match import FLOAT_DTYPES, POINTWISE_FORMS, Lit, _is_number, pointwise_form
+from .match import FLOAT_DTYPES, POINTWISE_FORMS, Lit, Params, _is_number, pointwise_form
 from .render import constructor, fill, header, signature
 from .trace import Node, Ref, Trace
 
@@ -51,20 +53,33 @@ $contiguous
 '''
 
 
+@dataclass(frozen=True)
+class Step:
+    form: str  # a key of FORMULAS
+    tensors: tuple[str, ...]  # "a{i}" the forward's input i, "v{k}" step k's value
+    scalars: tuple[Lit | dict, ...]  # its run-time numbers, in POINTWISE_FORMS' order
+
+
+@dataclass(frozen=True, kw_only=True)
+class ElementwiseParams(Params):
+    steps: tuple[Step, ...]
+    output: str  # the value returned
+
+
 class Elementwise:
     name = "elementwise"
     reads = "trace"
     knobs = {"BLOCK": 4096, "NUM_WARPS": 8}
 
-    def match(self, trace: Trace, ctx) -> dict | None:
+    def match(self, trace: Trace, ctx) -> ElementwiseParams | None:
         return match_elementwise(trace)
 
-    def render(self, params: dict, tune: dict[str, int]) -> str:
-        steps = params["steps"]
-        used = sorted({t for s in steps for t in s["tensors"] if t.startswith("a")},
+    def render(self, params: ElementwiseParams, tune: dict[str, int]) -> str:
+        steps = params.steps
+        used = sorted({t for s in steps for t in s.tensors if t.startswith("a")},
                       key=lambda t: int(t[1:]))
         scalars, body = self._body(steps)
-        names = params["args"]
+        names = params.args
         helpers = "".join(code for name, code in HELPERS.items() if name in body)
         return header("elementwise", tune) + helpers + fill(
             KERNEL,
@@ -73,7 +88,7 @@ class Elementwise:
             loads="\n".join(f"    {a} = tl.load({a}_ptr + offsets, mask=mask, other=0.0)"
                             ".to(tl.float32)" for a in used),
             body=body,
-            output=params["output"],
+            output=params.output,
             init=constructor([], dict(scalars)),
             signature=signature(names),
             contiguous="\n".join(f"        {a} = {names[int(a[1:])]}.contiguous()" for a in used),
@@ -82,14 +97,14 @@ class Elementwise:
             scalar_args="".join(f"self.{s}, " for s, _ in scalars),
         )
 
-    def _body(self, steps: list[dict]) -> tuple[list[tuple[str, dict]], str]:
+    def _body(self, steps: tuple[Step, ...]) -> tuple[list[tuple[str, dict]], str]:
         scalars, lines = [], []
         for index, step in enumerate(steps):
-            names = list(step["tensors"])
-            for spec in step["scalars"]:
+            names = list(step.tensors)
+            for spec in step.scalars:
                 names.append(f"s{len(scalars)}")
                 scalars.append((f"s{len(scalars)}", spec))
-            lines.append(f"    v{index} = " + _bare(FORMULAS[step["form"]]).format(*names))
+            lines.append(f"    v{index} = " + _bare(FORMULAS[step.form]).format(*names))
         return scalars, "\n".join(lines)
 
 
@@ -108,7 +123,7 @@ def _bare(expr: str) -> str:
 
 # ---- the matcher: which traces this family implements --------------------
 
-def match_elementwise(trace: Trace) -> dict | None:
+def match_elementwise(trace: Trace) -> ElementwiseParams | None:
     if not trace.nodes or trace.dtype not in FLOAT_DTYPES:
         return None
     out_meta = trace.meta(trace.output)
@@ -122,10 +137,10 @@ def match_elementwise(trace: Trace) -> dict | None:
         if step is None:
             return None
         steps.append(step)
-    return {"steps": steps, "output": _value_name(trace.output)}
+    return ElementwiseParams(steps=tuple(steps), output=_value_name(trace.output))
 
 
-def _pointwise_step(trace: Trace, node: Node, out_meta) -> dict | None:
+def _pointwise_step(trace: Trace, node: Node, out_meta) -> Step | None:
     form = pointwise_form(node)
     if form is None or node.outs != (out_meta,):
         return None
@@ -138,8 +153,7 @@ def _pointwise_step(trace: Trace, node: Node, out_meta) -> dict | None:
     values = [args[name] for name in scalars]
     if not all(_is_number(v) for v in values):
         return None
-    return {"form": form, "tensors": [_value_name(r) for r in refs],
-            "scalars": [Lit(float(v)) for v in values]}
+    return Step(form, tuple(_value_name(r) for r in refs), tuple(Lit(float(v)) for v in values))
 
 
 def _value_name(ref: Ref) -> str:
