@@ -10,9 +10,11 @@ family once, in the order they are tried.
                          (graph.py) and rendered into a Piece the generator assembles
     knobs                the tuner's knobs with their defaults (graph families' names unique
                          across graph families: one candidate may hold several of them)
-    match(subject, ctx)  the parameters (a graph family: a tuple of kernel parameters), a
-                         refusal (match.NoMatch or graph.Decline: the pattern fits, a
-                         limitation declines it) or None when the subject is not its kind
+    match(subject, ctx)  the parameters (an exact family: a match.Params subclass; a graph
+                         family: a tuple of kernel records), a refusal (match.NoMatch or
+                         graph.Decline: the pattern fits, a limitation declines it) or None
+                         when the subject is not its kind. ctx is None for an exact family
+                         (its trace holds all it reads)
     render(params, tune) the source: a candidate file (str) or a Piece
 """
 
@@ -42,6 +44,6 @@ class Family(Protocol):
     reads: Literal["trace", "graph"]
     knobs: dict[str, int]
 
-    def match(self, subject: Any, ctx: Context) -> Any: ...
+    def match(self, subject: Any, ctx: Context | None) -> Any: ...
 
     def render(self, params: Any, tune: dict[str, int]) -> str | Piece: ...
