@@ -10,7 +10,7 @@ import textwrap
 from pathlib import Path
 
 from warpsmith.library import generate
-from warpsmith.library.match import match_task
+from warpsmith.library.exact import match_task
 from warpsmith.tasks import load_task
 
 TASK = Path(__file__).parent / "tasks" / "batch_norm_train.py"

@@ -149,7 +149,6 @@ def test_library_renderings_are_examples_but_never_of_the_tasks_family():
     import re
 
     from warpsmith.library import FAMILIES, generate
-    from warpsmith.library.families import GRAPH_FAMILIES
     from warpsmith.prompts.examples import _builtin_families, library_examples, task_family
 
     rendered = library_examples()
@@ -158,7 +157,7 @@ def test_library_renderings_are_examples_but_never_of_the_tasks_family():
     # only: no built-in rendering to show)
     builtin = set(_builtin_families().values())
     assert sorted(e.family for e in rendered) == sorted(
-        f for f in [*FAMILIES, *GRAPH_FAMILIES] if f in builtin)
+        f for f in FAMILIES if f in builtin)
     assert rendered
     for e in rendered:
         assert e.source == generate(e.task).source and e.language == "triton" and e.rendered

@@ -3,52 +3,40 @@ of the supported patterns gets a complete, parameterised Triton candidate withou
 
     generate(task)            Generated(source, family, params, tune) or NotCovered(reason)
     coverage(tasks)           one row per task: the family, or why none applies
-    FAMILIES[name].defaults   the knobs a tuner may vary, with their default values
+    FAMILIES[name].knobs      the knobs a tuner may vary, with their default values
 
-The exact-pattern families (each file its matcher and kernels; match.py the registry and
-the order they are tried in) go first: they hold hand-written kernels for
-one op each (online softmax, the GEMMs, pooling). What none of them matches goes to the graph
-generator (generator.py), which places any pointwise chain and reductions with their
-prologues and epilogues into kernels of the graph families (families.py): a matrix product
-with whatever follows it among them (gemm.py: the chain fused into the GEMM's epilogue, row
-reductions, group norm and pooling over its output in the kernels after it).
+Every family keeps one contract (family.py) and is listed once in registry.py, in the order
+it is tried. The exact-pattern families (each file its matcher and kernels; exact.py tries
+them) go first: they hold hand-written kernels for one op each (online softmax, the GEMMs,
+pooling). What none of them matches goes to the graph generator (generator.py), which
+places any pointwise chain and reductions with their prologues and epilogues into kernels
+of the graph families: a matrix product with whatever follows it among them (gemm.py: the
+chain fused into the GEMM's epilogue, row reductions, group norm and pooling over its output
+in the kernels after it).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..tasks.suite import resolve_task
 from ..types import Task
-from . import (  # noqa: F401 (each module registers its family)
-    attention,
-    batch_norm,
-    cross_entropy,
-    cumsum,
-    elementwise,
-    embedding,
-    group_norm,
-    kl_div,
-    layer_norm,
-    matmul,
-    mse_loss,
-    pool2d,
-    pool_nd,
-    reduce,
-    rms_norm,
-    softmax,
-)
+from .exact import match_task
+from .family import Family
 from .generator import Plan, plan_task, render_plan
-from .match import Match, NoMatch, match_task
-from .registry import FAMILIES, Family, family, knobs
+from .match import Match, NoMatch
+from .registry import FAMILIES, by_name, knobs
 
 
 @dataclass(frozen=True)
 class Generated:
     source: str
     family: str
-    params: dict  # what the matcher found: structure, constants, init-argument bindings
+    # what the matcher found (an exact family's Params; a graph plan's kernels as a dict):
+    # structure, constants, init-argument bindings
+    params: Any
     tune: dict[str, int] = field(default_factory=dict)  # the knob values rendered
     kernels: int = 1  # how many kernels the candidate launches
 
@@ -76,8 +64,8 @@ def generate(task: Task | str, tune: dict[str, int] | None = None) -> Generated 
         source, values = render_plan(found, tune)
         return Generated(source, found.label, {"kernels": list(found.kernels)}, values,
                          len(found.kernels))
-    values = knobs(found.family, tune)
-    source = family(found.family).render(found.params, values)
+    values = knobs([found.family], tune, f"family {found.family!r}")
+    source = by_name(found.family).render(found.params, values)
     return Generated(source, found.family, found.params, values)
 
 

@@ -7,8 +7,9 @@ fp32 inputs use the task's dot precision."""
 
 from __future__ import annotations
 
-from .match import NoMatch, _dot_precision, _is_input, _is_number, _ops, matcher
-from .registry import register
+from dataclasses import dataclass
+
+from .match import NoMatch, Params, _dot_precision, _is_input, _is_number, _ops
 from .render import constructor, dot_precision, fill, header, signature
 from .trace import Node, Ref, Trace
 
@@ -74,15 +75,26 @@ $init
 '''
 
 
-@register("attention")
-class Attention:
-    defaults = {"BLOCK_M": 128, "BLOCK_N": 64, "NUM_WARPS": 8, "NUM_STAGES": 2}
+@dataclass(frozen=True, kw_only=True)
+class AttentionParams(Params):
+    causal: bool
+    precision: str  # fp32 dot precision: "ieee" or "tf32"
 
-    def render(self, params: dict, tune: dict[str, int]) -> str:
-        q, k, v = params["args"]
+
+class Attention:
+    name = "attention"
+    reads = "trace"
+    knobs = {"BLOCK_M": 128, "BLOCK_N": 64, "NUM_WARPS": 8, "NUM_STAGES": 2}
+
+    def match(self, trace: Trace, ctx) -> AttentionParams | NoMatch | None:
+        return match_attention(trace)
+
+    def render(self, params: AttentionParams, tune: dict[str, int]) -> str:
+        q, k, v = params.args
         return header("attention", tune) + fill(
-            KERNEL, precision=dot_precision(params), init=constructor([], {}),
-            signature=signature(params["args"]), q=q, k=k, v=v, causal=params["causal"])
+            KERNEL, precision=dot_precision(params.dtype, params.precision),
+            init=constructor([], {}), signature=signature(params.args), q=q, k=k, v=v,
+            causal=params.causal)
 
 
 # ---- the matcher: which traces this family implements --------------------
@@ -90,8 +102,7 @@ class Attention:
 _VIEWS = ("expand.default", "view.default", "_unsafe_view.default")
 
 
-@matcher("attention")
-def match_attention(trace: Trace) -> dict | NoMatch | None:
+def match_attention(trace: Trace) -> AttentionParams | NoMatch | None:
     """softmax(q·kᵀ/√d [+ causal mask])·v over (B, H, S, D) inputs q, k, v of one shape, with
     the default scale, no attn_mask and no dropout. The trace is followed from the output
     back to the inputs; every op must be on that path (a dead dtype cast aside)."""
@@ -104,7 +115,7 @@ def match_attention(trace: Trace) -> dict | NoMatch | None:
     dead = [n for i, n in enumerate(trace.nodes) if i not in seen]
     if found is None or any(n.op != "_to_copy.default" for n in dead):
         return None
-    return found | {"precision": _dot_precision(trace)}
+    return AttentionParams(causal=found["causal"], precision=_dot_precision(trace))
 
 
 def _attention_path(trace: Trace, out, seen: set[int]) -> dict | None:

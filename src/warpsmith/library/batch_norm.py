@@ -12,9 +12,11 @@ flat grid axis over (plane, tile), (x − mean) · invstd · w + b. Offsets of p
 
 from __future__ import annotations
 
-from .match import Lit, _is_input, _is_param, _one_float_input, _ops, _out, matcher
-from .registry import register
+from dataclasses import dataclass
+
+from .match import Lit, Params, _is_input, _is_param, _one_float_input, _ops, _out
 from .render import fill, header, scalar, signature, size
+from .trace import Trace
 
 KERNELS = '''
 @triton.jit
@@ -112,27 +114,41 @@ $init
 '''
 
 
-@register("batch_norm")
-class BatchNorm:
-    defaults = {"STAT_BLOCK": 1024, "STAT_PROGRAMS": 2048, "APPLY_BLOCK": 2048,
-                "NUM_WARPS": 8}
+@dataclass(frozen=True, kw_only=True)
+class BatchNormParams(Params):
+    # state_dict names: running_mean, running_var, tracked, weight and bias (None: no affine)
+    names: dict[str, str | None]
+    channels: Lit | dict
+    eps: Lit | dict
+    momentum: Lit | dict
 
-    def render(self, params: dict, tune: dict[str, int]) -> str:
-        names = params["names"]
+
+class BatchNorm:
+    name = "batch_norm"
+    reads = "trace"
+    updates_state = True  # its kernels make the forward's in-place updates (running stats)
+    knobs = {"STAT_BLOCK": 1024, "STAT_PROGRAMS": 2048, "APPLY_BLOCK": 2048,
+             "NUM_WARPS": 8}
+
+    def match(self, trace: Trace, ctx) -> BatchNormParams | None:
+        return match_batch_norm(trace)
+
+    def render(self, params: BatchNormParams, tune: dict[str, int]) -> str:
+        names = params.names
         return header("batch_norm", tune) + fill(
-            KERNELS, init=_constructor(params), signature=signature(params["args"]),
-            x=params["args"][0], rmean=f"self.{names['running_mean']}",
+            KERNELS, init=_constructor(params), signature=signature(params.args),
+            x=params.args[0], rmean=f"self.{names['running_mean']}",
             rvar=f"self.{names['running_var']}", tracked=f"self.{names['tracked']}",
-            eps=scalar(params["eps"]), momentum=scalar(params["momentum"]),
+            eps=scalar(params.eps), momentum=scalar(params.momentum),
             affine=str(names["weight"] is not None),
             weight=f"self.{names['weight']}" if names["weight"] else "stat",
             bias=f"self.{names['bias']}" if names["bias"] else "stat")
 
 
-def _constructor(params: dict) -> str:
+def _constructor(params: BatchNormParams) -> str:
     """The reference's parameters and buffers, by the same names: weight and bias as
     parameters, the running statistics and the batch count as buffers the kernels update."""
-    names, channels, dtype = params["names"], size(params["channels"]), params["dtype"]
+    names, channels, dtype = params.names, size(params.channels), params.dtype
     lines = ["    def __init__(self, *args):", "        super().__init__()"]
     holders = sorted({n.rsplit(".", 1)[0] for n in names.values() if n and "." in n})
     lines += [f"        self.{h} = nn.Module()" for h in holders]
@@ -149,8 +165,7 @@ def _constructor(params: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-@matcher("batch_norm")
-def match_batch_norm(trace) -> dict | None:
+def match_batch_norm(trace) -> BatchNormParams | None:
     """add_(num_batches_tracked, 1), an unused empty(), native_batch_norm(training=True) with
     running statistics and a float momentum, over an (N, C, …) input."""
     nodes, ops = trace.nodes, _ops(trace)
@@ -179,8 +194,8 @@ def match_batch_norm(trace) -> dict | None:
     if (names["weight"] is None) != (names["bias"] is None) \
             or not _attribute_path(tracked.key):
         return None
-    return {"names": names, "channels": Lit(channels), "eps": Lit(float(args["eps"])),
-            "momentum": Lit(float(args["momentum"]))}
+    return BatchNormParams(names=names, channels=Lit(channels), eps=Lit(float(args["eps"])),
+                           momentum=Lit(float(args["momentum"])))
 
 
 def _attribute_path(name: str) -> bool:

@@ -37,6 +37,7 @@ class ConvKernel(Stored):
 
 class Conv(StoredFamily):
     name = kind = "conv"
+    reads = "graph"
     temp, kernel_name, kernel = "cv", "conv_kernel", ConvKernel
     knobs = {"CONV_BLOCK_M": 128, "CONV_BLOCK_N": 64, "CONV_BLOCK_K": 32, "CONV_GROUP_M": 8,
              "CONV_WARPS": 4, "CONV_STAGES": 3, **DEPTHWISE_KNOBS}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from . import conv_depthwise as depthwise
 from . import conv_phase as phase
+from .family import Piece
 from .layout import format_line, runtime_scalars
 from .pointwise import _arg, _host_arg
 from .render import dot_precision
@@ -50,7 +51,6 @@ DOT = '''        if DOT:
 
 
 def render(k):
-    from .families import Piece
 
     rank = k.geo.rank
     scalars = runtime_scalars(k.lines)
@@ -61,7 +61,7 @@ def render(k):
         "    g = tl.program_id(1)\n"
     body = SETUP.replace("$group\n", group) + _pixels(k.geo) + \
         LOOP.replace("$k", "KPH" if split else "K") + _taps(k.geo) + _loads(k.geo) + \
-        DOT.replace("$precision", dot_precision({"dtype": k.dtype, "precision": k.precision}))
+        DOT.replace("$precision", dot_precision(k.dtype, k.precision))
     epilogue = [_load(ld, index) for ld in k.loads] + [format_line(ln) for ln in k.lines]
     if epilogue:
         epilogue.insert(0, "# the epilogue, on the fp32 accumulator, before the one store")

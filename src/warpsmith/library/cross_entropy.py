@@ -5,8 +5,9 @@ result is deterministic."""
 
 from __future__ import annotations
 
-from .match import _is_input, _last_dim, _ops, _out, matcher
-from .registry import register
+from dataclasses import dataclass
+
+from .match import Params, _is_input, _last_dim, _ops, _out
 from .render import constructor, fill, header, signature
 from .trace import Trace
 
@@ -67,22 +68,31 @@ $init
 '''
 
 
-@register("cross_entropy")
-class CrossEntropy:
-    defaults = {"BLOCK": 4096, "NUM_WARPS": 8, "SUM_BLOCK": 1024, "SUM_WARPS": 4}
+@dataclass(frozen=True, kw_only=True)
+class CrossEntropyParams(Params):
+    reduction: str  # "mean" or "sum"
+    ignore_index: int
 
-    def render(self, params: dict, tune: dict[str, int]) -> str:
-        logits, targets = params["args"]
+
+class CrossEntropy:
+    name = "cross_entropy"
+    reads = "trace"
+    knobs = {"BLOCK": 4096, "NUM_WARPS": 8, "SUM_BLOCK": 1024, "SUM_WARPS": 4}
+
+    def match(self, trace: Trace, ctx) -> CrossEntropyParams | None:
+        return match_cross_entropy(trace)
+
+    def render(self, params: CrossEntropyParams, tune: dict[str, int]) -> str:
+        logits, targets = params.args
         return header("cross_entropy", tune) + fill(
-            KERNELS, init=constructor([], {}), signature=signature(params["args"]),
-            logits=logits, targets=targets, ignore=params["ignore_index"],
-            mean=str(params["reduction"] == "mean"))
+            KERNELS, init=constructor([], {}), signature=signature(params.args),
+            logits=logits, targets=targets, ignore=params.ignore_index,
+            mean=str(params.reduction == "mean"))
 
 
 # ---- the matcher: which traces this family implements --------------------
 
-@matcher("cross_entropy")
-def match_cross_entropy(trace: Trace) -> dict | None:
+def match_cross_entropy(trace: Trace) -> CrossEntropyParams | None:
     if _ops(trace) != ("_log_softmax.default", "nll_loss_forward.default") \
             or len(trace.inputs) != 2 or trace.output != _out(1):
         return None
@@ -97,7 +107,7 @@ def match_cross_entropy(trace: Trace) -> dict | None:
             and _is_input(nll.arg("target"), 1) and nll.arg("weight") is None
             and nll.arg("reduction") in (1, 2)):
         return None
-    return {"reduction": "mean" if nll.arg("reduction") == 1 else "sum",
-            "ignore_index": int(nll.arg("ignore_index"))}
+    return CrossEntropyParams(reduction="mean" if nll.arg("reduction") == 1 else "sum",
+                              ignore_index=int(nll.arg("ignore_index")))
 
 

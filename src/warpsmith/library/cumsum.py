@@ -3,8 +3,7 @@ tl.cumsum and carries the running total between them, in fp32."""
 
 from __future__ import annotations
 
-from .match import _is_input, _last_dim, _one_float_input, _ops, _out, matcher
-from .registry import register
+from .match import Params, _is_input, _last_dim, _one_float_input, _ops, _out
 from .render import constructor, fill, header, signature
 from .trace import Trace
 
@@ -38,25 +37,28 @@ $init
 '''
 
 
-@register("cumsum")
 class Cumsum:
-    defaults = {"BLOCK": 2048, "NUM_WARPS": 8}
+    name = "cumsum"
+    reads = "trace"
+    knobs = {"BLOCK": 2048, "NUM_WARPS": 8}
 
-    def render(self, params: dict, tune: dict[str, int]) -> str:
+    def match(self, trace: Trace, ctx) -> Params | None:
+        return match_cumsum(trace)
+
+    def render(self, params: Params, tune: dict[str, int]) -> str:
         return header("cumsum", tune) + fill(
-            KERNELS, init=constructor([], {}), signature=signature(params["args"]),
-            x=params["args"][0])
+            KERNELS, init=constructor([], {}), signature=signature(params.args),
+            x=params.args[0])
 
 
 # ---- the matcher: which traces this family implements --------------------
 
-@matcher("cumsum")
-def match_cumsum(trace: Trace) -> dict | None:
+def match_cumsum(trace: Trace) -> Params | None:
     if _ops(trace) != ("cumsum.default",) or not _one_float_input(trace):
         return None
     node = trace.nodes[0]
     ok = _is_input(node.arg("self"), 0) and node.arg("dtype") is None \
         and _last_dim(node.arg("dim"), len(trace.inputs[0].shape)) and trace.output == _out(0)
-    return {} if ok else None
+    return Params() if ok else None
 
 

@@ -3,54 +3,28 @@ reads each input once and writes the output once, computing in fp32 in between."
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from . import ops
-from .match import FLOAT_DTYPES, POINTWISE_FORMS, Lit, _is_number, matcher, pointwise_form
-from .registry import register
+from .match import FLOAT_DTYPES, POINTWISE_FORMS, Lit, Params, _is_number, pointwise_form
 from .render import constructor, fill, header, signature
 from .trace import Node, Ref, Trace
 
-# form -> Triton expression over fp32 values: {t0}, {t1} tensors, {s0}… run-time scalars.
-# match.POINTWISE_FORMS names the same forms and which schema arguments fill them.
-EXPRESSIONS = {
-    "relu": "tl.maximum({t0}, 0.0)",
-    "sigmoid": "1.0 / (1.0 + tl.exp(-{t0}))",
-    "silu": "{t0} / (1.0 + tl.exp(-{t0}))",
-    "gelu": "0.5 * {t0} * (1.0 + tl.erf({t0} * 0.7071067811865476))",
-    # 0.5 * (1 + tanh(u)) == sigmoid(2u), with u = sqrt(2/pi) * (x + 0.044715 x³)
-    "gelu_tanh": "{t0} / (1.0 + tl.exp(-1.5957691216057308 * ({t0} + 0.044715 * {t0} * {t0} "
-                 "* {t0})))",
-    "tanh": "tanh_f32({t0})",
-    "hardsigmoid": "tl.minimum(tl.maximum({t0} + 3.0, 0.0), 6.0) / 6.0",
-    "hardswish": "{t0} * tl.minimum(tl.maximum({t0} + 3.0, 0.0), 6.0) / 6.0",
-    "mish": "{t0} * tanh_f32(softplus_f32({t0}, 1.0, 20.0))",
-    "abs": "tl.abs({t0})",
-    "neg": "-{t0}",
-    "exp": "tl.exp({t0})",
-    "log": "tl.log({t0})",
-    "sqrt": "tl.sqrt({t0})",
-    "rsqrt": "1.0 / tl.sqrt({t0})",
-    "sin": "tl.sin({t0})",
-    "cos": "tl.cos({t0})",
-    "reciprocal": "1.0 / {t0}",
-    "erf": "tl.erf({t0})",
-    "square": "{t0} * {t0}",
-    "cube": "{t0} * {t0} * {t0}",
-    "leaky_relu": "tl.where({t0} > 0.0, {t0}, {t0} * {s0})",
-    "hardtanh": "tl.minimum(tl.maximum({t0}, {s0}), {s1})",
-    "elu": "tl.where({t0} > 0.0, {t0} * {s1}, {s1} * {s0} * (tl.exp({t0} * {s2}) - 1.0))",
-    "softplus": "softplus_f32({t0}, {s0}, {s1})",
-    "clamp": "tl.minimum(tl.maximum({t0}, {s0}), {s1})",
-    "clamp_min": "tl.maximum({t0}, {s0})",
-    "clamp_max": "tl.minimum({t0}, {s0})",
-    "add_scalar": "{t0} + {s1} * {s0}",
-    "sub_scalar": "{t0} - {s1} * {s0}",
-    "rsub_scalar": "{s0} - {s1} * {t0}",
-    "mul_scalar": "{t0} * {s0}",
-    "div_scalar": "{t0} / {s0}",
-    "add": "{t0} + {s0} * {t1}",
-    "sub": "{t0} - {s0} * {t1}",
-    "mul": "{t0} * {t1}",
-    "div": "{t0} / {t1}",
+# form -> Triton expression over fp32 values, ops.py's formula: {0}, {1}… its operands, the
+# tensors then the run-time scalars that match.POINTWISE_FORMS names for the form.
+FORMULAS = {
+    **{name: ops.UNARY[name] for name in (
+        "relu", "sigmoid", "silu", "tanh", "hardsigmoid", "hardswish", "mish", "abs", "neg",
+        "exp", "log", "sqrt", "rsqrt", "sin", "cos", "reciprocal", "erf")},
+    "gelu": ops.GELU["none"], "gelu_tanh": ops.GELU["tanh"],
+    "square": ops.POWERS[2], "cube": ops.POWERS[3],
+    **{name: template for name, (_, template) in ops.SCALAR_ARGS.items()},
+    "clamp": ops.clamp(True, True), "clamp_min": ops.clamp(True, False),
+    "clamp_max": ops.clamp(False, True),
+    **{f"{name}_scalar": ops.ALPHA[name] for name in ("add", "sub", "rsub")},
+    "add": ops.ALPHA["add"], "sub": ops.ALPHA["sub"],
+    "mul_scalar": ops.BINARY["mul"], "div_scalar": ops.BINARY["div"],
+    "mul": ops.BINARY["mul"], "div": ops.BINARY["div"],
 }
 
 # Helpers emitted only when an expression calls them: the graph generator's own (ops.py),
@@ -79,16 +53,33 @@ $contiguous
 '''
 
 
-@register("elementwise")
-class Elementwise:
-    defaults = {"BLOCK": 4096, "NUM_WARPS": 8}
+@dataclass(frozen=True)
+class Step:
+    form: str  # a key of FORMULAS
+    tensors: tuple[str, ...]  # "a{i}" the forward's input i, "v{k}" step k's value
+    scalars: tuple[Lit | dict, ...]  # its run-time numbers, in POINTWISE_FORMS' order
 
-    def render(self, params: dict, tune: dict[str, int]) -> str:
-        steps = params["steps"]
-        used = sorted({t for s in steps for t in s["tensors"] if t.startswith("a")},
+
+@dataclass(frozen=True, kw_only=True)
+class ElementwiseParams(Params):
+    steps: tuple[Step, ...]
+    output: str  # the value returned
+
+
+class Elementwise:
+    name = "elementwise"
+    reads = "trace"
+    knobs = {"BLOCK": 4096, "NUM_WARPS": 8}
+
+    def match(self, trace: Trace, ctx) -> ElementwiseParams | None:
+        return match_elementwise(trace)
+
+    def render(self, params: ElementwiseParams, tune: dict[str, int]) -> str:
+        steps = params.steps
+        used = sorted({t for s in steps for t in s.tensors if t.startswith("a")},
                       key=lambda t: int(t[1:]))
         scalars, body = self._body(steps)
-        names = params["args"]
+        names = params.args
         helpers = "".join(code for name, code in HELPERS.items() if name in body)
         return header("elementwise", tune) + helpers + fill(
             KERNEL,
@@ -97,7 +88,7 @@ class Elementwise:
             loads="\n".join(f"    {a} = tl.load({a}_ptr + offsets, mask=mask, other=0.0)"
                             ".to(tl.float32)" for a in used),
             body=body,
-            output=params["output"],
+            output=params.output,
             init=constructor([], dict(scalars)),
             signature=signature(names),
             contiguous="\n".join(f"        {a} = {names[int(a[1:])]}.contiguous()" for a in used),
@@ -106,21 +97,33 @@ class Elementwise:
             scalar_args="".join(f"self.{s}, " for s, _ in scalars),
         )
 
-    def _body(self, steps: list[dict]) -> tuple[list[tuple[str, dict]], str]:
+    def _body(self, steps: tuple[Step, ...]) -> tuple[list[tuple[str, dict]], str]:
         scalars, lines = [], []
         for index, step in enumerate(steps):
-            names = {f"t{i}": t for i, t in enumerate(step["tensors"])}
-            for i, spec in enumerate(step["scalars"]):
-                names[f"s{i}"] = f"s{len(scalars)}"
+            names = list(step.tensors)
+            for spec in step.scalars:
+                names.append(f"s{len(scalars)}")
                 scalars.append((f"s{len(scalars)}", spec))
-            lines.append(f"    v{index} = " + EXPRESSIONS[step["form"]].format(**names))
+            lines.append(f"    v{index} = " + _bare(FORMULAS[step.form]).format(*names))
         return scalars, "\n".join(lines)
+
+
+def _bare(expr: str) -> str:
+    """The formula without the parentheses around all of it: ops.py's keep it whole inside a
+    larger expression, and here each is a statement's whole right-hand side."""
+    if not (expr.startswith("(") and expr.endswith(")")):
+        return expr
+    depth = 0
+    for i, c in enumerate(expr):
+        depth += {"(": 1, ")": -1}.get(c, 0)
+        if depth == 0 and i < len(expr) - 1:
+            return expr  # "(a) * (b)": the first pair closes before the end
+    return expr[1:-1]
 
 
 # ---- the matcher: which traces this family implements --------------------
 
-@matcher("elementwise")
-def match_elementwise(trace: Trace) -> dict | None:
+def match_elementwise(trace: Trace) -> ElementwiseParams | None:
     if not trace.nodes or trace.dtype not in FLOAT_DTYPES:
         return None
     out_meta = trace.meta(trace.output)
@@ -134,10 +137,10 @@ def match_elementwise(trace: Trace) -> dict | None:
         if step is None:
             return None
         steps.append(step)
-    return {"steps": steps, "output": _value_name(trace.output)}
+    return ElementwiseParams(steps=tuple(steps), output=_value_name(trace.output))
 
 
-def _pointwise_step(trace: Trace, node: Node, out_meta) -> dict | None:
+def _pointwise_step(trace: Trace, node: Node, out_meta) -> Step | None:
     form = pointwise_form(node)
     if form is None or node.outs != (out_meta,):
         return None
@@ -150,8 +153,7 @@ def _pointwise_step(trace: Trace, node: Node, out_meta) -> dict | None:
     values = [args[name] for name in scalars]
     if not all(_is_number(v) for v in values):
         return None
-    return {"form": form, "tensors": [_value_name(r) for r in refs],
-            "scalars": [Lit(float(v)) for v in values]}
+    return Step(form, tuple(_value_name(r) for r in refs), tuple(Lit(float(v)) for v in values))
 
 
 def _value_name(ref: Ref) -> str:

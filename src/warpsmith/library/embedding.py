@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from .match import _is_input, _ops, _out, _parameter, matcher
-from .registry import register
+from dataclasses import dataclass
+
+from .match import Params, _is_input, _ops, _out, _parameter
 from .render import constructor, fill, header, signature
 from .trace import Trace
 
@@ -34,21 +35,29 @@ $init
 '''
 
 
-@register("embedding")
-class Embedding:
-    defaults = {"BLOCK": 4096, "NUM_WARPS": 4}
+@dataclass(frozen=True, kw_only=True)
+class EmbeddingParams(Params):
+    weight: dict  # the table (match._parameter)
 
-    def render(self, params: dict, tune: dict[str, int]) -> str:
-        weight = params["weight"]
+
+class Embedding:
+    name = "embedding"
+    reads = "trace"
+    knobs = {"BLOCK": 4096, "NUM_WARPS": 4}
+
+    def match(self, trace: Trace, ctx) -> EmbeddingParams | None:
+        return match_embedding(trace)
+
+    def render(self, params: EmbeddingParams, tune: dict[str, int]) -> str:
+        weight = params.weight
         return header("embedding", tune) + fill(
-            KERNELS, init=constructor([weight], {}), signature=signature(params["args"]),
-            ids=params["args"][0], weight=weight["name"])
+            KERNELS, init=constructor([weight], {}), signature=signature(params.args),
+            ids=params.args[0], weight=weight["name"])
 
 
 # ---- the matcher: which traces this family implements --------------------
 
-@matcher("embedding")
-def match_embedding(trace: Trace) -> dict | None:
+def match_embedding(trace: Trace) -> EmbeddingParams | None:
     if _ops(trace) != ("embedding.default",) or trace.output != _out(0) \
             or len(trace.inputs) != 1 or trace.inputs[0] is None \
             or trace.inputs[0].dtype not in ("int64", "int32"):
@@ -57,7 +66,7 @@ def match_embedding(trace: Trace) -> dict | None:
     table = _parameter(trace, node.arg("weight"))
     if table is None or len(table["shape"]) != 2 or not _is_input(node.arg("indices"), 0):
         return None
-    return {"weight": table}
+    return EmbeddingParams(weight=table)
 
 
 
@@ -106,24 +115,35 @@ $init
 BAG_MODES = {0: "sum", 1: "mean"}  # max bags (2) would need torch's NaN and index rules
 
 
-@register("embedding_bag")
+@dataclass(frozen=True, kw_only=True)
+class EmbeddingBagParams(Params):
+    weight: dict  # the table (match._parameter)
+    mode: str  # "sum" or "mean"
+    include_last_offset: bool
+    padding_idx: int  # -1: none
+
+
 class EmbeddingBag:
     """nn.EmbeddingBag over 1-D ids and their bags' offsets, sum or mean: one program per
     bag and BLOCK columns walks the bag's ids, summing their table rows in fp32."""
 
-    defaults = {"BLOCK": 1024, "NUM_WARPS": 4}
+    name = "embedding_bag"
+    reads = "trace"
+    knobs = {"BLOCK": 1024, "NUM_WARPS": 4}
 
-    def render(self, params: dict, tune: dict[str, int]) -> str:
-        weight = params["weight"]
+    def match(self, trace: Trace, ctx) -> EmbeddingBagParams | None:
+        return match_embedding_bag(trace)
+
+    def render(self, params: EmbeddingBagParams, tune: dict[str, int]) -> str:
+        weight = params.weight
         return header("embedding_bag", tune) + fill(
-            BAG_KERNELS, init=constructor([weight], {}), signature=signature(params["args"]),
-            ids=params["args"][0], offsets=params["args"][1], weight=weight["name"],
-            last=int(params["include_last_offset"]), pad=params["padding_idx"],
-            mean=int(params["mode"] == "mean"))
+            BAG_KERNELS, init=constructor([weight], {}), signature=signature(params.args),
+            ids=params.args[0], offsets=params.args[1], weight=weight["name"],
+            last=int(params.include_last_offset), pad=params.padding_idx,
+            mean=int(params.mode == "mean"))
 
 
-@matcher("embedding_bag")
-def match_embedding_bag(trace: Trace) -> dict | None:
+def match_embedding_bag(trace: Trace) -> EmbeddingBagParams | None:
     if _ops(trace) != ("_embedding_bag.default",) or trace.output != _out(0) \
             or len(trace.inputs) != 2 or any(
                 m is None or m.dtype not in ("int64", "int32") or len(m.shape) != 1
@@ -136,6 +156,6 @@ def match_embedding_bag(trace: Trace) -> dict | None:
             or node.arg("per_sample_weights") is not None:
         return None
     pad = node.arg("padding_idx")
-    return {"weight": table, "mode": BAG_MODES[node.arg("mode")],
-            "include_last_offset": bool(node.arg("include_last_offset")),
-            "padding_idx": -1 if pad is None or pad < 0 else pad}
+    return EmbeddingBagParams(weight=table, mode=BAG_MODES[node.arg("mode")],
+                              include_last_offset=bool(node.arg("include_last_offset")),
+                              padding_idx=-1 if pad is None or pad < 0 else pad)

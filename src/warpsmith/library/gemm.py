@@ -109,6 +109,7 @@ def dot_dtype(val: Val, noun: str) -> str:
 
 class Gemm(StoredFamily):
     name = kind = "gemm"
+    reads = "graph"
     temp, kernel_name, kernel = "mm", "gemm_kernel", GemmKernel
     knobs = {"GEMM_BLOCK_M": 128, "GEMM_BLOCK_N": 128, "GEMM_BLOCK_K": 32, "GEMM_GROUP_M": 8,
              "GEMM_WARPS": 8, "GEMM_STAGES": 3}
@@ -313,14 +314,12 @@ def _regroup_view(v: Val, host: str) -> str:
 
 
 def _place_tail(graph: Graph, vals: dict, sub, depth: int) -> tuple | Decline:
-    from .families import GRAPH_FAMILIES
-
     rest = Graph(vals, graph.output, graph.ops)
     needed = _upstream(rest, graph.output, stop=set()) | {
         o for v in _upstream(rest, graph.output, stop=set()) for o in vals[v].operands
         if isinstance(o, str)}
     tail = Graph({k: v for k, v in vals.items() if k in needed}, graph.output, graph.ops)
-    for family in GRAPH_FAMILIES.values():
+    for family in sub.families:
         # a product's family places it at the next depth, so its names do not clash
         placer = getattr(family, "place_at", None)
         found = placer(tail, sub, depth + 1) if placer else family.match(tail, sub)

@@ -5,6 +5,7 @@ the chain on the fp32 accumulator, one store."""
 
 from __future__ import annotations
 
+from .family import Piece
 from .layout import format_line, runtime_scalars
 from .matmul import K_LOOP, TILE_SETUP, dot_lines
 from .pointwise import _arg, _host_arg
@@ -28,7 +29,6 @@ MASK = {"rows": "(rm[:, None] < M)", "rn[None, :]": "(rn[None, :] < N)"}
 
 
 def render(k):
-    from .families import Piece
 
     scalars = runtime_scalars(k.lines)
     index = INDEX[3 if k.batched else 2]
@@ -36,7 +36,7 @@ def render(k):
         [f"{ld.name}_stride{j}" for ld in k.loads for j, d in enumerate(ld.dims)
          if d is not None] + [_arg(s) for s in scalars]
     extra = "".join(f"\n          {p}," for p in params)
-    dot = dot_lines({"dtype": k.dtype, "precision": k.precision}, switch=False)
+    dot = dot_lines(k.dtype, k.precision, switch=False)
     walk = fill(HEAD + TILE_SETUP + "    k_begin, k_end = 0, K\n" + K_LOOP, name=k.name,
                 extra=extra, dot=dot)
     epilogue = [_load(ld, index) for ld in k.loads] + [format_line(ln) for ln in k.lines]

@@ -1,5 +1,5 @@
 """The graph generator: a task's traced graph placed into kernels by the graph families
-(families.py), one structure for every declared shape, rendered as one candidate file.
+(registry.py), one structure for every declared shape, rendered as one candidate file.
 
     plan_task(task)           Plan(kernels, params) or a Decline-carrying NoPlan
     render_plan(plan, tune)   the candidate's source and the knob values rendered
@@ -11,12 +11,12 @@ import keyword
 import re
 from dataclasses import dataclass, fields, is_dataclass, replace
 
-from ..errors import UsageError
 from ..types import Task
-from .families import GRAPH_FAMILIES, Context
+from .family import Context
 from .graph import FwdArg, build_graph
 from .layout import Line, helpers, leaf_names
 from .match import Lit, _Differs, _resolve
+from .registry import GRAPH, by_name, knobs
 from .render import constructor, header, signature
 from .sizes import FORMS, ShapeArg, shape_numbers, twin_trace
 from .trace import Ref, Trace, Untraceable, trace_shape, trace_task
@@ -148,7 +148,7 @@ def _plan_graph(task: Task, trace: Trace, output: Ref | None, scalars: dict
     params = _declared(trace, graph)
     if isinstance(params, NoPlan):
         return params
-    ctx = Context(trace.arg_names, leaves)
+    ctx = Context(trace.arg_names, leaves, GRAPH)
     found, turn = _placed(graph, ctx), _reshape(graph, leaves)
     peeled = _peeled(graph) if isinstance(found, NoPlan) else None
     if peeled is not None:
@@ -165,7 +165,7 @@ def _plan_graph(task: Task, trace: Trace, output: Ref | None, scalars: dict
 
 
 def _placed(graph, ctx: Context) -> tuple | NoPlan:
-    for family in GRAPH_FAMILIES.values():
+    for family in ctx.families:
         found = family.match(graph, ctx)
         if found is None:
             continue
@@ -342,14 +342,7 @@ def _close(a: float | None, b: float) -> bool:
 
 
 def knob_values(plan: Plan, tune: dict[str, int] | None) -> dict[str, int]:
-    defaults = {}
-    for name in plan.families:
-        defaults |= GRAPH_FAMILIES[name].knobs
-    unknown = sorted(set(tune or {}) - set(defaults))
-    if unknown:
-        raise UsageError(f"{plan.label} has no knob {', '.join(unknown)} "
-                         f"(knobs: {', '.join(defaults)})")
-    return defaults | dict(tune or {})
+    return knobs(list(plan.families), tune, plan.label)
 
 
 def _unkept_note(unkept: tuple[str, ...]) -> str:
@@ -391,7 +384,7 @@ def _kept_sizes(methods: list) -> dict[str, dict]:
 def _render_body(plan: Plan, values: dict[str, int], suffix: str = "") -> tuple[str, list]:
     """The kernels' source and the forward's lines computing one output; `suffix` renames
     the kernels (each output's own)."""
-    pieces = [GRAPH_FAMILIES[k.family].render(k, values) for k in plan.kernels]
+    pieces = [by_name(k.family).render(k, values) for k in plan.kernels]
     kernels = "".join(p.kernel for p in pieces)
     launch = [line for p in pieces for line in p.launch]
     for name in re.findall(r"^def (\w+)\(", kernels, re.M) if suffix else ():

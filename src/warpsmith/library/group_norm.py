@@ -3,8 +3,9 @@ one contiguous run; shifted sums in one pass, then normalise with the per-channe
 
 from __future__ import annotations
 
-from .match import Lit, _is_input, _one_float_input, _ops, _out, _parameter, matcher
-from .registry import register
+from dataclasses import dataclass
+
+from .match import Lit, Params, _is_input, _one_float_input, _ops, _out, _parameter
 from .render import constructor, fill, header, signature
 from .trace import Trace
 
@@ -61,17 +62,29 @@ $init
 '''
 
 
-@register("group_norm")
-class GroupNorm:
-    defaults = {"BLOCK": 4096, "NUM_WARPS": 8}
+@dataclass(frozen=True, kw_only=True)
+class GroupNormParams(Params):
+    groups: Lit | dict
+    eps: Lit | dict
+    weight: dict | None  # a parameter (match._parameter), None without affine
+    bias: dict | None
 
-    def render(self, params: dict, tune: dict[str, int]) -> str:
-        weight, bias = params["weight"], params["bias"]
+
+class GroupNorm:
+    name = "group_norm"
+    reads = "trace"
+    knobs = {"BLOCK": 4096, "NUM_WARPS": 8}
+
+    def match(self, trace: Trace, ctx) -> GroupNormParams | None:
+        return match_group_norm(trace)
+
+    def render(self, params: GroupNormParams, tune: dict[str, int]) -> str:
+        weight, bias = params.weight, params.bias
         return header("group_norm", tune) + fill(
             KERNELS,
-            init=constructor([p for p in (weight, bias) if p], {"eps": params["eps"]},
-                             {"groups": params["groups"]}),
-            signature=signature(params["args"]), x=params["args"][0],
+            init=constructor([p for p in (weight, bias) if p], {"eps": params.eps},
+                             {"groups": params.groups}),
+            signature=signature(params.args), x=params.args[0],
             weight=f"self.{weight['name']}" if weight else "x",
             bias=f"self.{bias['name']}" if bias else "x",
             has_weight=str(weight is not None), has_bias=str(bias is not None))
@@ -79,8 +92,7 @@ class GroupNorm:
 
 # ---- the matcher: which traces this family implements --------------------
 
-@matcher("group_norm")
-def match_group_norm(trace: Trace) -> dict | None:
+def match_group_norm(trace: Trace) -> GroupNormParams | None:
     if _ops(trace) != ("native_group_norm.default",) or not _one_float_input(trace) \
             or trace.output != _out(0):
         return None
@@ -101,6 +113,7 @@ def match_group_norm(trace: Trace) -> dict | None:
         if ref is not None and (param is None or trace.params[ref.key].shape != shape[1:2]):
             return None
         affine[role] = param
-    return {"groups": Lit(int(node.arg("group"))), "eps": Lit(float(node.arg("eps")))} | affine
+    return GroupNormParams(groups=Lit(int(node.arg("group"))), eps=Lit(float(node.arg("eps"))),
+                           **affine)
 
 

@@ -4,8 +4,9 @@ written); a second one-program kernel adds the rows in a fixed order."""
 
 from __future__ import annotations
 
-from .match import _is_input, _last_dim, _ops, _out, matcher
-from .registry import register
+from dataclasses import dataclass
+
+from .match import Params, _is_input, _last_dim, _ops, _out
 from .render import constructor, fill, header, signature
 from .trace import Ref, Trace
 
@@ -63,16 +64,25 @@ $init
 '''
 
 
-@register("kl_div")
-class KlDiv:
-    defaults = {"BLOCK": 4096, "NUM_WARPS": 8, "SUM_BLOCK": 1024, "SUM_WARPS": 4}
+@dataclass(frozen=True, kw_only=True)
+class KlDivParams(Params):
+    reduction: str  # "batchmean" or "sum"
 
-    def render(self, params: dict, tune: dict[str, int]) -> str:
-        logits, target = params["args"]
+
+class KlDiv:
+    name = "kl_div"
+    reads = "trace"
+    knobs = {"BLOCK": 4096, "NUM_WARPS": 8, "SUM_BLOCK": 1024, "SUM_WARPS": 4}
+
+    def match(self, trace: Trace, ctx) -> KlDivParams | None:
+        return match_kl_div(trace)
+
+    def render(self, params: KlDivParams, tune: dict[str, int]) -> str:
+        logits, target = params.args
         return header("kl_div", tune) + fill(
-            KERNELS, init=constructor([], {}), signature=signature(params["args"]),
+            KERNELS, init=constructor([], {}), signature=signature(params.args),
             logits=logits, target=target,
-            divisor="float(n_rows)" if params["reduction"] == "batchmean" else "1.0")
+            divisor="float(n_rows)" if params.reduction == "batchmean" else "1.0")
 
 
 # ---- the matcher: which traces this family implements --------------------
@@ -80,8 +90,7 @@ class KlDiv:
 _KL_OPS = ("_log_softmax.default", "mul.Tensor", "xlogy.Tensor", "sub.Tensor", "sum.default")
 
 
-@matcher("kl_div")
-def match_kl_div(trace: Trace) -> dict | None:
+def match_kl_div(trace: Trace) -> KlDivParams | None:
     """F.kl_div(F.log_softmax(x, -1), target, reduction="batchmean" | "sum") on 2-D inputs, as
     torch traces it: target·log(target) − target·log_softmax(x), summed, over the batch."""
     ops = _ops(trace)
@@ -101,10 +110,10 @@ def match_kl_div(trace: Trace) -> dict | None:
             and total.arg("dtype") is None):
         return None
     if len(ops) == 5:
-        return {"reduction": "sum"}
+        return KlDivParams(reduction="sum")
     div = trace.nodes[5]
     batchmean = div.op == "div.Tensor" and div.arg("self") == _out(4) \
         and div.arg("other") == trace.inputs[0].shape[0]
-    return {"reduction": "batchmean"} if batchmean else None
+    return KlDivParams(reduction="batchmean") if batchmean else None
 
 

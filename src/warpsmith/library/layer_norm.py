@@ -4,8 +4,9 @@ pass and normalises in a second."""
 
 from __future__ import annotations
 
-from .match import Lit, _is_input, _one_float_input, _ops, _out, _parameter, matcher
-from .registry import register
+from dataclasses import dataclass
+
+from .match import Lit, Params, _is_input, _one_float_input, _ops, _out, _parameter
 from .render import constructor, fill, header, signature
 from .trace import Trace
 
@@ -86,18 +87,29 @@ $init
 '''
 
 
-@register("layer_norm")
-class LayerNorm:
-    defaults = {"ROW_MAX": 8192, "ROW_WARPS_MAX": 16, "ROW_ELEMS_PER_WARP": 512,
-                "BLOCK": 4096, "LOOP_WARPS": 8}
+@dataclass(frozen=True, kw_only=True)
+class LayerNormParams(Params):
+    eps: Lit | dict
+    weight: dict | None  # a parameter (match._parameter), None without affine
+    bias: dict | None
 
-    def render(self, params: dict, tune: dict[str, int]) -> str:
-        x = params["args"][0]
-        weight, bias = params["weight"], params["bias"]
+
+class LayerNorm:
+    name = "layer_norm"
+    reads = "trace"
+    knobs = {"ROW_MAX": 8192, "ROW_WARPS_MAX": 16, "ROW_ELEMS_PER_WARP": 512,
+             "BLOCK": 4096, "LOOP_WARPS": 8}
+
+    def match(self, trace: Trace, ctx) -> LayerNormParams | None:
+        return match_layer_norm(trace)
+
+    def render(self, params: LayerNormParams, tune: dict[str, int]) -> str:
+        x = params.args[0]
+        weight, bias = params.weight, params.bias
         parameters = [p for p in (weight, bias) if p is not None]
         return header("layer_norm", tune) + fill(
-            KERNELS, init=constructor(parameters, {"eps": params["eps"]}),
-            signature=signature(params["args"]), x=x,
+            KERNELS, init=constructor(parameters, {"eps": params.eps}),
+            signature=signature(params.args), x=x,
             # An absent weight or bias passes x2 as a placeholder pointer it never reads.
             weight=f"self.{weight['name']}.contiguous()" if weight else "x2",
             bias=f"self.{bias['name']}.contiguous()" if bias else "x2",
@@ -106,8 +118,7 @@ class LayerNorm:
 
 # ---- the matcher: which traces this family implements --------------------
 
-@matcher("layer_norm")
-def match_layer_norm(trace: Trace) -> dict | None:
+def match_layer_norm(trace: Trace) -> LayerNormParams | None:
     if _ops(trace) != ("native_layer_norm.default",) or not _one_float_input(trace):
         return None
     node = trace.nodes[0]
@@ -125,6 +136,6 @@ def match_layer_norm(trace: Trace) -> dict | None:
         if param is None or trace.params[ref.key].shape != x.shape[-1:]:
             return None
         affine[role] = param
-    return {"eps": Lit(float(node.arg("eps")))} | affine
+    return LayerNormParams(eps=Lit(float(node.arg("eps"))), **affine)
 
 

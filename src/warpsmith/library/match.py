@@ -1,25 +1,21 @@
-"""Which library family implements a task, decided from its traced ATen ops, never guessed.
-
-Each exact-pattern family's file holds its matcher (`@matcher(name)`) beside its kernels;
-this module holds what they share: the registry, the order they are tried in, `unify` and
-the helpers over one trace. Each matcher reads one shape's trace and either returns the
-family's parameters or None; a
-task is covered only when one matcher accepts the trace of every declared shape with the same
-structure. Numbers a kernel takes at run time (a slope, an eps, a parameter's size) are marked
-`Lit`; across shapes each becomes a constant or, when it follows one of the constructor's
-arguments at every shape, that argument (`unify`). Anything else that differs between shapes
+"""What the exact families' matchers share: their results (Match, NoMatch, Lit), `unify`
+and the helpers over one trace. Each exact family's module holds its matcher beside its
+kernels; exact.py tries them in the registry's order. Each matcher reads one shape's trace
+and either returns the family's parameters or None; a task is covered only when one matcher
+accepts the trace of every declared shape with the same structure. Numbers a kernel takes
+at run time (a slope, an eps, a parameter's size) are marked `Lit`; across shapes each
+becomes a constant or, when it follows one of the constructor's arguments at every shape,
+that argument (`unify`). Anything else that differs between shapes
 (a reduced dim, an exponent, an op) means the task is not covered.
 """
 
 from __future__ import annotations
 
 import keyword
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any
 
-from ..types import Task
-from .trace import Node, Ref, Trace, Untraceable, trace_task
+from .trace import Node, Ref, Trace
 
 FLOAT_DTYPES = ("float32", "float16", "bfloat16")
 
@@ -27,7 +23,7 @@ FLOAT_DTYPES = ("float32", "float16", "bfloat16")
 @dataclass(frozen=True)
 class Match:
     family: str
-    params: dict[str, Any]
+    params: Any  # the family's Params subclass
 
 
 @dataclass(frozen=True)
@@ -38,6 +34,17 @@ class NoMatch:
     family: str | None = None
 
 
+@dataclass(frozen=True, kw_only=True)
+class Params:
+    """What every exact family's parameters hold beside their own fields (each family's are a
+    frozen subclass): the forward's argument names and the task's dtype, which exact.py fills
+    in after the family's matcher. A field may hold a `Lit` until `unify`, which makes it a
+    bound number: {"value": v} or {"init": i, ...} (render.scalar and render.size read it)."""
+
+    args: tuple[str, ...] = ()
+    dtype: str = ""
+
+
 @dataclass(frozen=True)
 class Lit:
     """A number the kernel takes at run time, resolved by `unify` into a constant or an init
@@ -46,70 +53,10 @@ class Lit:
     value: float | int
 
 
-Matcher = Callable[[Trace], "dict | NoMatch | None"]
-MATCHERS: dict[str, Matcher] = {}  # each family's file registers its own (@matcher)
-# The order they are tried in, first match wins: a narrower pattern before a wider one that
-# would also take its trace (a family not named here comes after these)
-FAMILY_ORDER = ("elementwise", "softmax", "layer_norm", "rms_norm", "reduce", "cumsum", "matmul",
-                "cross_entropy", "mse_loss", "embedding", "group_norm", "kl_div", "pool2d",
-                "attention", "batch_norm", "pool3d", "pool1d")
-# families whose kernels make the forward's in-place updates (batch norm's running statistics);
-# no other matcher sees a trace that changes an input or a parameter
-UPDATES_STATE = {"batch_norm"}
-
-
-def matcher(family: str):
-    def register(fn: Matcher) -> Matcher:
-        MATCHERS[family] = fn
-        return fn
-    return register
-
-
-def match_task(task: Task) -> Match | NoMatch:
-    traces = trace_task(task)
-    if isinstance(traces, Untraceable):
-        return NoMatch(traces.reason)
-    matches = [match_trace(t) for t in traces]
-    failed = {t.shape: m for t, m in zip(traces, matches, strict=True)
-              if isinstance(m, NoMatch)}
-    if failed:
-        if len(failed) == len(traces) and len({m.reason for m in failed.values()}) == 1:
-            return next(iter(failed.values()))
-        shape, first = next(iter(failed.items()))
-        return NoMatch(f"shape {shape!r}: {first.reason}", first.family)
-    families = {m.family for m in matches}
-    if len(families) > 1:
-        return NoMatch(f"shapes trace to different families: {', '.join(sorted(families))}")
-    params = unify([m.params for m in matches], [t.init_inputs for t in traces])
-    if isinstance(params, NoMatch):
-        return params
-    return Match(matches[0].family, params)
-
-
-def match_trace(trace: Trace) -> Match | NoMatch:
-    if _single_output(trace) is None:
-        return NoMatch("forward does not return exactly one tensor made by an op")
-    mutates = _mutates_state(trace)
-    for family, fn in sorted(MATCHERS.items(), key=lambda kv: _rank(kv[0])):
-        if mutates and family not in UPDATES_STATE:
-            continue
-        params = fn(trace)
-        if isinstance(params, NoMatch):  # the pattern fits, but the family declines it
-            return params
-        if params is not None:
-            return Match(family, {"args": list(trace.arg_names), "dtype": trace.dtype} | params)
-    if mutates:
-        return NoMatch("forward changes an input or a parameter in place")
-    return NoMatch(f"no library family implements the op sequence {_op_list(trace)}")
-
-
-def _rank(family: str) -> int:
-    return FAMILY_ORDER.index(family) if family in FAMILY_ORDER else len(FAMILY_ORDER)
-
-
 # ---- unify: one set of parameters for every shape ------------------------------------------
 
-def unify(params: list[dict], inits: list[tuple]) -> dict | NoMatch:
+def unify(params: list, inits: list[tuple]):
+    """One set of parameters (a Params, or a dict of them) for every shape, or a NoMatch."""
     try:
         return _unify(params, inits, "params")
     except _Differs as e:
@@ -124,6 +71,9 @@ def _unify(values: list, inits: list[tuple], path: str):
     first = values[0]
     if all(isinstance(v, Lit) for v in values):
         return _resolve([v.value for v in values], inits, path)
+    if is_dataclass(first) and all(type(v) is type(first) for v in values):
+        return replace(first, **{f.name: _unify([getattr(v, f.name) for v in values], inits,
+                                                f"{path}.{f.name}") for f in fields(first)})
     if isinstance(first, dict) and all(isinstance(v, dict) and v.keys() == first.keys()
                                        for v in values):
         return {k: _unify([v[k] for v in values], inits, f"{path}.{k}") for k in first}
@@ -223,29 +173,6 @@ def _is_number(x) -> bool:
 
 # ---- helpers over one trace -----------------------------------------------------------------
 
-def _single_output(trace: Trace) -> Ref | None:
-    out = trace.output
-    return out if isinstance(out, Ref) and out.kind == "node" else None
-
-
-def _mutates_state(trace: Trace) -> bool:
-    """An in-place op on an op's own result is plain dataflow; on an input it is a side
-    effect the candidate would have to reproduce."""
-    for node in trace.nodes:
-        if node.op.split(".")[0].endswith("_") and node.args:
-            target = node.args[0][1]
-            if not (isinstance(target, Ref) and target.kind == "node"):
-                return True
-    return False
-
-
-def _op_list(trace: Trace) -> str:
-    names = list(dict.fromkeys(f"aten.{n.op}" for n in trace.nodes))
-    if not names:
-        return "(none: forward runs no ATen op)"
-    return ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
-
-
 def _ops(trace: Trace) -> tuple[str, ...]:
     return tuple(n.op for n in trace.nodes)
 
@@ -291,8 +218,8 @@ def _uses(trace: Trace, ref: Ref) -> int:
 
 # ---- elementwise: a DAG of pointwise ops over same-shaped inputs ----------------------------
 
-# form -> (tensor operands, run-time scalar operands), by schema name. elementwise.py holds the
-# Triton expression of each form; test_library checks the two tables agree.
+# form -> (tensor operands, run-time scalar operands), by schema name. elementwise.FORMULAS
+# names the formula (ops.py's) of each form; test_match checks the two tables agree.
 POINTWISE_FORMS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     **{name: (("self",), ()) for name in (
         "relu", "sigmoid", "silu", "gelu", "gelu_tanh", "tanh", "hardsigmoid", "hardswish",

@@ -10,10 +10,9 @@ torch traces as view → mm → _unsafe_view (the forward reshapes A to rows and
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from .match import FLOAT_DTYPES, NoMatch, _dot_precision, _out, _parameter, matcher
-from .registry import register
+from .match import FLOAT_DTYPES, NoMatch, Params, _dot_precision, _out, _parameter
 from .render import constructor, dot_precision, fill, header, signature
 from .trace import Node, Ref, Trace
 
@@ -60,19 +59,18 @@ K_MAJOR = '''
             b = b.transpose(-2, -1).contiguous().transpose(-2, -1)'''
 
 
-def _switched(params: dict) -> bool:
-    return dot_precision(params) == ', input_precision="ieee"'
+def _switched(dtype: str, precision: str) -> bool:
+    return dot_precision(dtype, precision) == ', input_precision="ieee"'
 
 
-def dot_lines(params: dict, switch: bool = True) -> str:
+def dot_lines(dtype: str, precision: str, switch: bool = True) -> str:
     """The K loop's product. A strict-fp32 product has two (`switch`: the kernel has a
     TF32X3 argument), chosen by the TF32X3 knob: IEEE
     on the CUDA cores, or tf32x3 (each operand split into a TF32 head and tail, three
     tensor-core products: about fp32's accuracy, which the comparison judges as any
     kernel's; the strict-fp32 scan accepts both)."""
-    precision = dot_precision(params)
-    if not _switched(params) or not switch:
-        return f"        acc = tl.dot(a, b, acc{precision})"
+    if not _switched(dtype, precision) or not switch:
+        return f"        acc = tl.dot(a, b, acc{dot_precision(dtype, precision)})"
     return ('        if TF32X3:\n'
             '            acc = tl.dot(a, b, acc, input_precision="tf32x3")\n'
             '        else:\n'
@@ -162,31 +160,48 @@ $init
 '''
 
 
-@register("matmul")
-class Matmul:
-    defaults = {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32, "GROUP_M": 8, "NUM_WARPS": 8,
-                "NUM_STAGES": 3, "TF32X3": 1, "SPLIT_TARGET": 264, "MIN_K_STEPS": 16}
+@dataclass(frozen=True, kw_only=True)
+class MatmulParams(Params):
+    a: dict  # an operand: {"input": i, "param": None, "transpose": t} or a parameter's
+    b: dict
+    bias: dict | None  # addmm's (match._parameter)
+    batched: bool  # bmm
+    precision: str  # fp32 dot precision: "ieee" or "tf32"
+    tri: int = 0  # triu (1) or tril (-1) of the product
+    diag: int = 0  # the triangle's diagonal
+    rows: bool = False  # a (…, K) input read as (rows, K)
 
-    def render(self, params: dict, tune: dict[str, int]) -> str:
-        args, bias, batched = params["args"], params["bias"], params["batched"]
-        parameters = [o["param"] for o in (params["a"], params["b"]) if o["param"]]
+
+class Matmul:
+    name = "matmul"
+    reads = "trace"
+    knobs = {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32, "GROUP_M": 8, "NUM_WARPS": 8,
+             "NUM_STAGES": 3, "TF32X3": 1, "SPLIT_TARGET": 264, "MIN_K_STEPS": 16}
+
+    def match(self, trace: Trace, ctx) -> MatmulParams | NoMatch | None:
+        return match_any(trace)
+
+    def render(self, params: MatmulParams, tune: dict[str, int]) -> str:
+        args, bias, batched = params.args, params.bias, params.batched
+        parameters = [o["param"] for o in (params.a, params.b) if o["param"]]
         parameters += [bias] if bias else []
         return header("matmul", tune) + fill(
-            KERNEL, dot=dot_lines(params),
-            k_major=K_MAJOR if _switched(params) else "\n        tf32x3 = False",
+            KERNEL, dot=dot_lines(params.dtype, params.precision),
+            k_major=K_MAJOR if _switched(params.dtype, params.precision)
+            else "\n        tf32x3 = False",
             init=constructor(parameters, {}),
-            signature=signature(args), a=_operand(params["a"], args),
-            b=_operand(params["b"], args), batch="a.shape[0]" if batched else "1",
+            signature=signature(args), a=_operand(params.a, args),
+            b=_operand(params.b, args), batch="a.shape[0]" if batched else "1",
             out_shape="(batch, M, N)" if batched else "(M, N)",
             bias=f"self.{bias['name']}" if bias else "out", has_bias=str(bias is not None),
             a_batch_stride="a.stride(0)" if batched else "0",
             b_batch_stride="b.stride(0)" if batched else "0",
             c_batch_stride="out.stride(0)" if batched else "0",
-            tri=params.get("tri", 0), diag=params.get("diag", 0),
-            flatten=".reshape(-1, $a.shape[-1])".replace("$a", _operand(params["a"], args))
-            if params.get("rows") else "",
-            unflatten=f".view(*{_operand(params['a'], args)}.shape[:-1], N)"
-            if params.get("rows") else "")
+            tri=params.tri, diag=params.diag,
+            flatten=".reshape(-1, $a.shape[-1])".replace("$a", _operand(params.a, args))
+            if params.rows else "",
+            unflatten=f".view(*{_operand(params.a, args)}.shape[:-1], N)"
+            if params.rows else "")
 
 
 def _operand(operand: dict, args: list[str]) -> str:
@@ -199,7 +214,7 @@ def _operand(operand: dict, args: list[str]) -> str:
 _TRIANGLES = {"triu.default": 1, "tril.default": -1}
 
 
-def match_triangle(trace) -> dict | NoMatch | None:
+def match_triangle(trace) -> MatmulParams | NoMatch | None:
     """torch.triu(A @ B, k) or torch.tril(A @ B, k): the product, then its triangle."""
     nodes = trace.nodes
     if len(nodes) < 2 or nodes[-1].op not in _TRIANGLES \
@@ -208,16 +223,16 @@ def match_triangle(trace) -> dict | NoMatch | None:
             or nodes[-2].op != "mm.default" or not isinstance(nodes[-1].arg("diagonal"), int):
         return None
     found = match_matmul(replace(trace, nodes=nodes[:-1], output=_out(len(nodes) - 2)))
-    if not isinstance(found, dict):
+    if not isinstance(found, MatmulParams):
         return found
-    return found | {"tri": _TRIANGLES[nodes[-1].op], "diag": nodes[-1].arg("diagonal")}
+    return replace(found, tri=_TRIANGLES[nodes[-1].op], diag=nodes[-1].arg("diagonal"))
 
 
 _VIEWLIKE = {"view", "_unsafe_view", "reshape", "unsqueeze", "squeeze", "permute",
              "transpose", "t", "expand"}
 
 
-def match_rows(trace) -> dict | NoMatch | None:
+def match_rows(trace) -> MatmulParams | NoMatch | None:
     """A (…, K) input times a (K, N) matrix, however torch traced it: torch.matmul of a 3-D
     tensor (view → mm → _unsafe_view) or einsum("bijl,lk->bijk") (unsqueezes, permutes and
     views around a bmm of batch 1). The views are replayed on meta tensors: the product's
@@ -244,7 +259,7 @@ def match_rows(trace) -> dict | NoMatch | None:
     mm = replace(nodes[g], op="mm.default",
                  args=(("self", Ref("input", 0)), ("mat2", Ref("input", 1))))
     found = match_matmul(replace(trace, nodes=(mm,), output=_out(0)))
-    return found | {"rows": True} if isinstance(found, dict) else found
+    return replace(found, rows=True) if isinstance(found, MatmulParams) else found
 
 
 def _replay(trace, g: int):
@@ -295,7 +310,7 @@ def _in_order(t, shape: tuple) -> bool:
     return True
 
 
-def match_any(trace) -> dict | NoMatch | None:
+def match_any(trace) -> MatmulParams | NoMatch | None:
     for fn in (match_matmul, match_triangle, match_rows):
         found = fn(trace)
         if found is not None:
@@ -308,7 +323,7 @@ def match_any(trace) -> dict | NoMatch | None:
 _TRANSPOSES = {"t.default", "permute.default", "transpose.int"}
 
 
-def match_matmul(trace: Trace) -> dict | NoMatch | None:
+def match_matmul(trace: Trace) -> MatmulParams | NoMatch | None:
     nodes = trace.nodes
     if not nodes or nodes[-1].op not in ("mm.default", "bmm.default", "addmm.default") \
             or trace.output != _out(len(nodes) - 1):
@@ -321,17 +336,16 @@ def match_matmul(trace: Trace) -> dict | NoMatch | None:
     b = _traced_operand(trace, last.arg("mat2"), views)
     if a is None or b is None or len(views) != sum(o["transpose"] for o in (a, b)):
         return None
-    params = {"a": a, "b": b, "bias": None, "batched": last.name == "bmm",
-              "precision": _dot_precision(trace)}
+    bias = None
     if last.name == "addmm":
         bias = _parameter(trace, last.arg("self"))
         if bias is None or len(bias["shape"]) != 1 or last.arg("beta") != 1 \
                 or last.arg("alpha") != 1:
             return None
-        params["bias"] = bias
     if trace.dtype not in FLOAT_DTYPES or any(m.dtype != trace.dtype for m in trace.inputs if m):
         return None
-    return params
+    return MatmulParams(a=a, b=b, bias=bias, batched=last.name == "bmm",
+                        precision=_dot_precision(trace))
 
 
 def _transposed_operand(trace: Trace, node: Node) -> Ref | None:
@@ -360,4 +374,3 @@ def _traced_operand(trace: Trace, ref, views: dict) -> dict | None:
     return {"input": None, "param": param, "transpose": transpose} if param else None
 
 
-matcher("matmul")(match_any)  # the plain product, a triangle of one, a reshaped A times B

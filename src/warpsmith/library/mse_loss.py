@@ -3,8 +3,9 @@ sum; one more program adds the partials in a fixed order (deterministic, no atom
 
 from __future__ import annotations
 
-from .match import _is_input, _ops, _out, matcher
-from .registry import register
+from dataclasses import dataclass
+
+from .match import Params, _is_input, _ops, _out
 from .render import constructor, fill, header, signature
 from .trace import Trace
 
@@ -47,21 +48,29 @@ $init
 '''
 
 
-@register("mse_loss")
-class MseLoss:
-    defaults = {"BLOCK": 4096, "NUM_WARPS": 8, "SUM_BLOCK": 1024, "SUM_WARPS": 4}
+@dataclass(frozen=True, kw_only=True)
+class MseLossParams(Params):
+    reduction: str  # "mean" or "sum"
 
-    def render(self, params: dict, tune: dict[str, int]) -> str:
-        a, b = params["args"]
+
+class MseLoss:
+    name = "mse_loss"
+    reads = "trace"
+    knobs = {"BLOCK": 4096, "NUM_WARPS": 8, "SUM_BLOCK": 1024, "SUM_WARPS": 4}
+
+    def match(self, trace: Trace, ctx) -> MseLossParams | None:
+        return match_mse_loss(trace)
+
+    def render(self, params: MseLossParams, tune: dict[str, int]) -> str:
+        a, b = params.args
         return header("mse_loss", tune) + fill(
-            KERNELS, init=constructor([], {}), signature=signature(params["args"]), a=a, b=b,
-            divisor="float(n)" if params["reduction"] == "mean" else "1.0")
+            KERNELS, init=constructor([], {}), signature=signature(params.args), a=a, b=b,
+            divisor="float(n)" if params.reduction == "mean" else "1.0")
 
 
 # ---- the matcher: which traces this family implements --------------------
 
-@matcher("mse_loss")
-def match_mse_loss(trace: Trace) -> dict | None:
+def match_mse_loss(trace: Trace) -> MseLossParams | None:
     if _ops(trace) != ("mse_loss.default",) or trace.output != _out(0) \
             or len(trace.inputs) != 2 or trace.inputs[0] != trace.inputs[1] \
             or trace.inputs[0] is None or trace.inputs[0].dtype != trace.dtype:
@@ -70,6 +79,6 @@ def match_mse_loss(trace: Trace) -> dict | None:
     if not (_is_input(node.arg("self"), 0) and _is_input(node.arg("target"), 1)
             and node.arg("reduction") in (1, 2)):
         return None
-    return {"reduction": "mean" if node.arg("reduction") == 1 else "sum"}
+    return MseLossParams(reduction="mean" if node.arg("reduction") == 1 else "sum")
 
 

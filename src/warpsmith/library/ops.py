@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from .trace import Node, Ref
 
-# One operand, no scalar arguments. Formulas shared with elementwise.py where it has them.
+# The one table of pointwise formulas: the graph generator's (pointwise below) and the exact
+# elementwise family's (elementwise.FORMULAS names its forms over these entries).
+
+# One operand, no scalar arguments.
 UNARY = {
     "relu": "tl.maximum({0}, 0.0)",
     "sigmoid": "1.0 / (1.0 + tl.exp(-{0}))",
@@ -50,6 +53,20 @@ BINARY = {
     "logical_or": "(({0} != 0) | ({1} != 0))",
     # xlogy(x, y) = 0 where x == 0 (even if y is 0), else x·log(y)
     "xlogy": "tl.where({0} == 0.0, 0.0, {0} * tl.log({1}))",
+}
+# self, other and alpha, alpha an operand: elementwise.py passes it at run time; the graph
+# generator writes a constant alpha into the text (_add_sub).
+ALPHA = {"add": "{0} + {2} * {1}", "sub": "{0} - {2} * {1}", "rsub": "{1} - {2} * {0}"}
+GELU = {"none": "0.5 * {0} * (1.0 + tl.erf({0} * 0.7071067811865476))",
+        # 0.5 * (1 + tanh(u)) == sigmoid(2u), with u = sqrt(2/pi) * (x + 0.044715 x³)
+        "tanh": "{0} / (1.0 + tl.exp(-1.5957691216057308 * ({0} + 0.044715 * {0} * {0} * {0})))"}
+# self, then its run-time number arguments in this order
+SCALAR_ARGS = {
+    "leaky_relu": (("negative_slope",), "tl.where({0} > 0.0, {0}, {0} * {1})"),
+    "hardtanh": (("min_val", "max_val"), "tl.minimum(tl.maximum({0}, {1}), {2})"),
+    "elu": (("alpha", "scale", "input_scale"),
+            "tl.where({0} > 0.0, {0} * {2}, {2} * {1} * (tl.exp({0} * {3}) - 1.0))"),
+    "softplus": (("beta", "threshold"), "softplus_f32({0}, {1}, {2})"),
 }
 # pow(x, e) for exponents with an exact cheaper form; any other exponent uses exp·log,
 # which is only defined for positive bases and so is declined.
@@ -138,17 +155,12 @@ def pointwise(node: Node) -> tuple[str, list] | None:
 
 
 def _add_sub(node: Node, args: dict):
-    sign = "+" if node.name == "add" else "-"
+    """add, sub and rsub with their constant alpha written in (left out where it is 1)."""
     alpha = args.get("alpha", 1)
-    if alpha == 1:
-        return f"{{0}} {sign} {{1}}", [args["self"], args["other"]]
-    return f"{{0}} {sign} {float(alpha)!r} * {{1}}", [args["self"], args["other"]]
-
-
-def _rsub(node: Node, args: dict):
-    alpha = args.get("alpha", 1)
-    scale = "" if alpha == 1 else f"{float(alpha)!r} * "
-    return f"{{1}} - {scale}{{0}}", [args["self"], args["other"]]
+    template = ALPHA[node.name]
+    template = template.replace("{2} * ", "") if alpha == 1 else \
+        template.replace("{2}", repr(float(alpha)))
+    return template, [args["self"], args["other"]]
 
 
 def _pow(node: Node, args: dict):
@@ -162,22 +174,25 @@ def _pow(node: Node, args: dict):
 
 
 def _gelu(node: Node, args: dict):
-    if args["approximate"] == "tanh":
-        return ("{0} / (1.0 + tl.exp(-1.5957691216057308 * ({0} + 0.044715 * {0} * {0} * {0})))",
-                [args["self"]])
-    return "0.5 * {0} * (1.0 + tl.erf({0} * 0.7071067811865476))", [args["self"]]
+    return GELU["tanh" if args["approximate"] == "tanh" else "none"], [args["self"]]
+
+
+def clamp(low: bool, high: bool) -> str:
+    """clamp's template over self and the bounds it has, in that order."""
+    expr, count = "{0}", 1
+    if low:
+        expr, count = f"tl.maximum({expr}, {{{count}}})", count + 1
+    if high:
+        expr = f"tl.minimum({expr}, {{{count}}})"
+    return expr
 
 
 def _clamp(node: Node, args: dict):
     lo, hi = args.get("min"), args.get("max")
     if isinstance(lo, Ref) or isinstance(hi, Ref):
         raise Unsupported("clamp with tensor bounds")
-    expr, operands = "{0}", [args["self"]]
-    if lo is not None:
-        expr, operands = f"tl.maximum({expr}, {{{len(operands)}}})", operands + [lo]
-    if hi is not None:
-        expr, operands = f"tl.minimum({expr}, {{{len(operands)}}})", operands + [hi]
-    return expr, operands
+    bounds = [b for b in (lo, hi) if b is not None]
+    return clamp(lo is not None, hi is not None), [args["self"], *bounds]
 
 
 def _where(node: Node, args: dict):
@@ -213,27 +228,18 @@ def _identity(node: Node, args: dict):
     return "{0}", [args["self"]]
 
 
-def _scalars(*names: str):
+def _scalar_args(node: Node, args: dict):
     """An op whose extra schema arguments are run-time numbers, in template order."""
-    def handler(templates: dict[str, str]):
-        def handle(node: Node, args: dict):
-            return templates[node.name], [args["self"], *(args[n] for n in names)]
-        return handle
-    return handler
+    names, template = SCALAR_ARGS[node.name]
+    return template, [args["self"], *(args[n] for n in names)]
 
 
 _HANDLERS = {
-    "add": _add_sub, "sub": _add_sub, "rsub": _rsub, "pow": _pow, "gelu": _gelu,
+    "add": _add_sub, "sub": _add_sub, "rsub": _add_sub, "pow": _pow, "gelu": _gelu,
     "clamp": _clamp, "clamp_min": _clamp, "clamp_max": _clamp, "where": _where,
     "masked_fill": _masked_fill, "_to_copy": _to_copy, "clone": _identity,
     "alias": _identity, "detach": _identity, "lift_fresh": _identity,
     "bitwise_and": _boolean, "bitwise_or": _boolean, "bitwise_xor": _boolean,
     "bitwise_not": _boolean,
-    "leaky_relu": _scalars("negative_slope")(
-        {"leaky_relu": "tl.where({0} > 0.0, {0}, {0} * {1})"}),
-    "hardtanh": _scalars("min_val", "max_val")(
-        {"hardtanh": "tl.minimum(tl.maximum({0}, {1}), {2})"}),
-    "elu": _scalars("alpha", "scale", "input_scale")(
-        {"elu": "tl.where({0} > 0.0, {0} * {2}, {2} * {1} * (tl.exp({0} * {3}) - 1.0))"}),
-    "softplus": _scalars("beta", "threshold")({"softplus": "softplus_f32({0}, {1}, {2})"}),
+    **{name: _scalar_args for name in SCALAR_ARGS},
 }

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from .family import Piece
 from .graph import Decline, Graph, Val
 from .layout import (
     Line,
@@ -50,6 +51,7 @@ class PointwiseKernel:
 
 class Pointwise:
     name = "pointwise"
+    reads = "graph"
     knobs = {"PW_BLOCK": 1024, "PW_WARPS": 4}
 
     def match(self, graph: Graph, ctx) -> tuple | Decline | None:
@@ -61,7 +63,6 @@ class Pointwise:
             return Decline(graph.vals[graph.output].node, graph.ops[-1], str(e))
 
     def render(self, k: PointwiseKernel, tune: dict[str, int]):
-        from .families import Piece
 
         scalars = runtime_scalars(k.lines)
         strided = [ld for ld in k.loads if ld.kind == "strided"]

@@ -5,8 +5,9 @@ them come from L1. Accumulates in fp32; max propagates NaN as torch does."""
 
 from __future__ import annotations
 
-from .match import _is_input, _is_number, _one_float_input, _ops, _out, matcher
-from .registry import register
+from dataclasses import dataclass
+
+from .match import Params, _is_input, _is_number, _one_float_input, _ops, _out
 from .render import constructor, fill, header, signature
 from .trace import Trace
 
@@ -66,18 +67,33 @@ $init
 '''
 
 
-@register("pool2d")
-class Pool2d:
-    defaults = {"BLOCK_H": 8, "BLOCK_W": 64, "NUM_WARPS": 4}
+@dataclass(frozen=True, kw_only=True)
+class Pool2dParams(Params):
+    kind: str  # "max" or "avg"
+    kernel: tuple[int, int]
+    stride: tuple[int, int]
+    padding: tuple[int, int]
+    dilation: tuple[int, int]
+    count_include_pad: bool
+    divisor: int | float | None  # avg's divisor_override
 
-    def render(self, params: dict, tune: dict[str, int]) -> str:
-        (kh, kw), (sh, sw) = params["kernel"], params["stride"]
-        (ph, pw), (dh, dw) = params["padding"], params["dilation"]
+
+class Pool2d:
+    name = "pool2d"
+    reads = "trace"
+    knobs = {"BLOCK_H": 8, "BLOCK_W": 64, "NUM_WARPS": 4}
+
+    def match(self, trace: Trace, ctx) -> Pool2dParams | None:
+        return match_pool2d(trace)
+
+    def render(self, params: Pool2dParams, tune: dict[str, int]) -> str:
+        (kh, kw), (sh, sw) = params.kernel, params.stride
+        (ph, pw), (dh, dw) = params.padding, params.dilation
         return header("pool2d", tune) + fill(
-            KERNELS, init=constructor([], {}), signature=signature(params["args"]),
-            x=params["args"][0], kh=kh, kw=kw, sh=sh, sw=sw, ph=ph, pw=pw, dh=dh, dw=dw,
-            is_max=params["kind"] == "max", count_pad=params["count_include_pad"],
-            divisor=params["divisor"] or 0)
+            KERNELS, init=constructor([], {}), signature=signature(params.args),
+            x=params.args[0], kh=kh, kw=kw, sh=sh, sw=sw, ph=ph, pw=pw, dh=dh, dw=dw,
+            is_max=params.kind == "max", count_pad=params.count_include_pad,
+            divisor=params.divisor or 0)
 
 
 # ---- the matcher: which traces this family implements --------------------
@@ -85,8 +101,7 @@ class Pool2d:
 _POOL_OPS = {"max_pool2d_with_indices.default": "max", "avg_pool2d.default": "avg"}
 
 
-@matcher("pool2d")
-def match_pool2d(trace: Trace) -> dict | None:
+def match_pool2d(trace: Trace) -> Pool2dParams | None:
     """nn.MaxPool2d / nn.AvgPool2d (and F.*) on a 4-D input, without ceil_mode; max returns
     the values only (its indices are unused)."""
     ops = _ops(trace)
@@ -102,9 +117,9 @@ def match_pool2d(trace: Trace) -> dict | None:
     if not (_is_input(node.arg("self"), 0) and kernel and padding and dilation) \
             or node.arg("ceil_mode") or (divisor is not None and not _is_number(divisor)):
         return None
-    return {"kind": kind, "kernel": kernel, "stride": stride, "padding": padding,
-            "dilation": dilation, "count_include_pad": kind == "avg"
-            and args.get("count_include_pad") is not False, "divisor": divisor}
+    return Pool2dParams(kind=kind, kernel=kernel, stride=stride, padding=padding,
+                        dilation=dilation, count_include_pad=kind == "avg"
+                        and args.get("count_include_pad") is not False, divisor=divisor)
 
 
 def _pair(value) -> tuple[int, int] | None:

@@ -12,9 +12,11 @@ fp32; max propagates NaN as torch does. ceil_mode is declined.
 
 from __future__ import annotations
 
-from .match import _is_input, _is_number, _one_float_input, _ops, _out, matcher
-from .registry import register
+from dataclasses import dataclass
+
+from .match import Params, _is_input, _is_number, _one_float_input, _ops, _out
 from .render import constructor, fill, header, signature
+from .trace import Trace
 
 KERNEL = '''
 @triton.jit
@@ -92,37 +94,57 @@ _SIZES = {
 }
 
 
-def _render(family: str, params: dict, tune: dict[str, int]) -> str:
-    rank = params["rank"]
+def _render(family: str, params: PoolParams, tune: dict[str, int]) -> str:
+    rank = params.rank
     window = {}
     for key, letter in (("kernel", "k"), ("stride", "s"), ("padding", "p"),
                         ("dilation", "d")):
-        values = (1,) * (3 - rank) + tuple(params[key]) if key != "padding" else \
-            (0,) * (3 - rank) + tuple(params[key])
+        values = (1,) * (3 - rank) + tuple(getattr(params, key)) if key != "padding" else \
+            (0,) * (3 - rank) + tuple(getattr(params, key))
         window |= {f"{letter}{axis}": v for axis, v in zip("dhw", values, strict=True)}
     sizes, out_shape = _SIZES[rank]
     blocks = {"block_h": "BLOCK_H", "block_w": "BLOCK_W"} if rank == 3 else \
         {"block_h": "1", "block_w": "BLOCK_L"}
     return header(family, tune) + fill(
-        KERNEL, init=constructor([], {}), signature=signature(params["args"]),
-        x=params["args"][0], sizes=fill(sizes, **window), out_shape=out_shape,
-        is_max=params["kind"] == "max", count_pad=params["count_include_pad"],
-        divisor=params["divisor"] or 0, **window, **blocks)
+        KERNEL, init=constructor([], {}), signature=signature(params.args),
+        x=params.args[0], sizes=fill(sizes, **window), out_shape=out_shape,
+        is_max=params.kind == "max", count_pad=params.count_include_pad,
+        divisor=params.divisor or 0, **window, **blocks)
 
 
-@register("pool1d")
+@dataclass(frozen=True, kw_only=True)
+class PoolParams(Params):
+    rank: int  # 1 or 3
+    kind: str  # "max" or "avg"
+    kernel: tuple[int, ...]
+    stride: tuple[int, ...]
+    padding: tuple[int, ...]
+    dilation: tuple[int, ...]
+    count_include_pad: bool
+    divisor: int | float | None  # avg's divisor_override
+
+
 class Pool1d:
-    defaults = {"BLOCK_L": 1024, "NUM_WARPS": 4}
+    name = "pool1d"
+    reads = "trace"
+    knobs = {"BLOCK_L": 1024, "NUM_WARPS": 4}
 
-    def render(self, params: dict, tune: dict[str, int]) -> str:
+    def match(self, trace: Trace, ctx) -> PoolParams | None:
+        return match_pool1d(trace)
+
+    def render(self, params: PoolParams, tune: dict[str, int]) -> str:
         return _render("pool1d", params, tune)
 
 
-@register("pool3d")
 class Pool3d:
-    defaults = {"BLOCK_H": 4, "BLOCK_W": 64, "NUM_WARPS": 4}
+    name = "pool3d"
+    reads = "trace"
+    knobs = {"BLOCK_H": 4, "BLOCK_W": 64, "NUM_WARPS": 4}
 
-    def render(self, params: dict, tune: dict[str, int]) -> str:
+    def match(self, trace: Trace, ctx) -> PoolParams | None:
+        return match_pool3d(trace)
+
+    def render(self, params: PoolParams, tune: dict[str, int]) -> str:
         return _render("pool3d", params, tune)
 
 
@@ -156,8 +178,7 @@ def _tuple(value, rank: int) -> tuple[int, ...] | None:
     return values if ok else None
 
 
-@matcher("pool3d")
-def match_pool3d(trace) -> dict | None:
+def match_pool3d(trace) -> PoolParams | None:
     """One 3-D pool of the (N, C, D, H, W) input, its indices unused."""
     ops = _ops(trace)
     if len(ops) != 1 or ops[0] not in _POOL_OPS or "3d" not in ops[0] \
@@ -165,11 +186,10 @@ def match_pool3d(trace) -> dict | None:
             or len(trace.inputs[0].shape) != 5 or not _is_input(trace.nodes[0].arg("self"), 0):
         return None
     found = _window(trace.nodes[0], 3)
-    return found and found | {"rank": 3}
+    return found and PoolParams(**found, rank=3)
 
 
-@matcher("pool1d")
-def match_pool1d(trace) -> dict | None:
+def match_pool1d(trace) -> PoolParams | None:
     """nn.MaxPool1d / nn.AvgPool1d of an (N, C, L) input, as torch traces them: unsqueeze to
     (N, C, 1, L), a 2-D pool with a 1 × k window, squeeze (the indices' squeeze unused)."""
     ops, nodes = _ops(trace), trace.nodes
@@ -184,4 +204,5 @@ def match_pool1d(trace) -> dict | None:
     if found is None or any(found[k][0] != v for k, v in (("kernel", 1), ("stride", 1),
                                                           ("padding", 0), ("dilation", 1))):
         return None
-    return {k: v[1:] if isinstance(v, tuple) else v for k, v in found.items()} | {"rank": 1}
+    return PoolParams(**{k: v[1:] if isinstance(v, tuple) else v for k, v in found.items()},
+                      rank=1)

@@ -5,8 +5,9 @@ the reduced dim in BLOCK_R × BLOCK_I tiles, so every load is a contiguous run."
 
 from __future__ import annotations
 
-from .match import _is_input, _one_float_input, _out, matcher
-from .registry import register
+from dataclasses import dataclass
+
+from .match import Params, _is_input, _one_float_input, _out
 from .render import constructor, fill, header, signature
 from .trace import Trace
 
@@ -125,17 +126,29 @@ $init
 '''
 
 
-@register("reduce")
+@dataclass(frozen=True, kw_only=True)
+class ReduceParams(Params):
+    op: str  # a value of _REDUCTIONS
+    first: int  # the run of reduced dims, counted from the end (-1: the last)
+    last: int
+    keepdim: bool
+
+
 class Reduce:
+    name = "reduce"
+    reads = "trace"
     # over a middle dim, measured on the H100 at KernelBench's sizes (benchmarks/knob_sweep.py,
     # docs/benchmarks/raw/knob-sweep-h100-2026-12-05-b.jsonl): a sum 3.79 -> 3.51 ms with
     # 4 x 512 tiles; an argmax 9.44 -> 3.64 ms with 8 x 256 (32 x 128 kept 3 tiles of state
     # a lane and ran at a third of eager)
-    defaults = {"BLOCK": 4096, "ROW_WARPS": 8, "BLOCK_R": 4, "BLOCK_I": 512, "COL_WARPS": 4,
-                "ARG_BLOCK_R": 8, "ARG_BLOCK_I": 256}
+    knobs = {"BLOCK": 4096, "ROW_WARPS": 8, "BLOCK_R": 4, "BLOCK_I": 512, "COL_WARPS": 4,
+             "ARG_BLOCK_R": 8, "ARG_BLOCK_I": 256}
 
-    def render(self, params: dict, tune: dict[str, int]) -> str:
-        op = params["op"]
+    def match(self, trace: Trace, ctx) -> ReduceParams | None:
+        return match_reduce(trace)
+
+    def render(self, params: ReduceParams, tune: dict[str, int]) -> str:
+        op = params.op
         if op in ARGS:
             other, cmp, pick = ARGS[op]
             kernels = fill(ARG_KERNELS, other=other, cmp=cmp, pick=pick)
@@ -145,9 +158,9 @@ class Reduce:
             kernels = fill(VALUE_KERNELS, other=other, update=update, final=final)
             out_dtype, blocks = "x.dtype", ("BLOCK_R", "BLOCK_I")
         return header("reduce", tune) + kernels + fill(
-            MODEL, init=constructor([], {}), signature=signature(params["args"]),
-            x=params["args"][0], first=-params["first"], last=-params["last"],
-            kept="(1,) * (last + 1 - first)" if params["keepdim"] else "()",
+            MODEL, init=constructor([], {}), signature=signature(params.args),
+            x=params.args[0], first=-params.first, last=-params.last,
+            kept="(1,) * (last + 1 - first)" if params.keepdim else "()",
             out_dtype=out_dtype, block_r=blocks[0], block_i=blocks[1])
 
 
@@ -159,8 +172,7 @@ _REDUCTIONS = {"sum.dim_IntList": "sum", "mean.dim": "mean", "amax.default": "ma
                "linalg_vector_norm.default": "norm2"}
 
 
-@matcher("reduce")
-def match_reduce(trace: Trace) -> dict | None:
+def match_reduce(trace: Trace) -> ReduceParams | None:
     if len(trace.nodes) != 1 or trace.nodes[0].op not in _REDUCTIONS \
             or not _one_float_input(trace) or trace.output != _out(0):
         return None
@@ -174,8 +186,8 @@ def match_reduce(trace: Trace) -> dict | None:
     dims = _dim_run(node.arg("dim"), ndim)
     if dims is None or (op in ("argmax", "argmin") and dims[0] != dims[1]):
         return None
-    return {"op": op, "first": dims[0] - ndim, "last": dims[1] - ndim,
-            "keepdim": bool(node.arg("keepdim"))}
+    return ReduceParams(op=op, first=dims[0] - ndim, last=dims[1] - ndim,
+                        keepdim=bool(node.arg("keepdim")))
 
 
 def _dim_run(dim, ndim: int) -> tuple[int, int] | None:

@@ -91,12 +91,12 @@ def _named(part: str) -> bool:
     return part.isidentifier() and not keyword.iskeyword(part)
 
 
-def dot_precision(params: dict) -> str:
+def dot_precision(dtype: str, precision: str) -> str:
     """tl.dot's extra argument: fp32 operands get the task's precision (IEEE unless TF32 is
     allowed); fp16 operands need none."""
-    if params["dtype"] != "float32":
+    if dtype != "float32":
         return ""
-    return f', input_precision="{params["precision"]}"'
+    return f', input_precision="{precision}"'
 
 
 def signature(args: list[str]) -> str:

@@ -4,8 +4,11 @@ to ROW_MAX, two passes beyond."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 from .match import (
     Lit,
+    Params,
     _is_input,
     _is_number,
     _is_param,
@@ -14,9 +17,7 @@ from .match import (
     _out,
     _parameter,
     _uses,
-    matcher,
 )
-from .registry import register
 from .render import constructor, fill, header, signature
 from .trace import Node, Ref, Trace
 
@@ -87,24 +88,34 @@ $init
 '''
 
 
-@register("rms_norm")
-class RmsNorm:
-    defaults = {"ROW_MAX": 8192, "ROW_WARPS_MAX": 16, "ROW_ELEMS_PER_WARP": 512,
-                "BLOCK": 4096, "LOOP_WARPS": 8}
+@dataclass(frozen=True, kw_only=True)
+class RmsNormParams(Params):
+    kind: str  # "rms" (the mean of squares) or "l2" (their sum)
+    eps: Lit | dict | None  # l2 without a clamp has none
+    weight: dict | None  # a parameter (match._parameter)
 
-    def render(self, params: dict, tune: dict[str, int]) -> str:
-        weight = params["weight"]
+
+class RmsNorm:
+    name = "rms_norm"
+    reads = "trace"
+    knobs = {"ROW_MAX": 8192, "ROW_WARPS_MAX": 16, "ROW_ELEMS_PER_WARP": 512,
+             "BLOCK": 4096, "LOOP_WARPS": 8}
+
+    def match(self, trace: Trace, ctx) -> RmsNormParams | None:
+        return match_rms_norm(trace)
+
+    def render(self, params: RmsNormParams, tune: dict[str, int]) -> str:
+        weight = params.weight
         return header("rms_norm", tune) + fill(
-            KERNELS, init=constructor([weight] if weight else [], {"eps": params["eps"]}),
-            signature=signature(params["args"]), x=params["args"][0],
+            KERNELS, init=constructor([weight] if weight else [], {"eps": params.eps}),
+            signature=signature(params.args), x=params.args[0],
             weight=f"self.{weight['name']}.contiguous()" if weight else "x2",
-            mean=str(params["kind"] == "rms"), has_weight=str(weight is not None))
+            mean=str(params.kind == "rms"), has_weight=str(weight is not None))
 
 
 # ---- the matcher: which traces this family implements --------------------
 
-@matcher("rms_norm")
-def match_rms_norm(trace: Trace) -> dict | None:
+def match_rms_norm(trace: Trace) -> RmsNormParams | None:
     """x * rsqrt(mean(x²) + eps) [* w], as written out in PyTorch (F.rms_norm traces the
     same), and x / ‖x‖₂ (l2: the sum instead of the mean, no eps unless clamped)."""
     if not _one_float_input(trace):
@@ -112,7 +123,7 @@ def match_rms_norm(trace: Trace) -> dict | None:
     return _rms_pattern(trace) or _l2_pattern(trace)
 
 
-def _rms_pattern(trace: Trace) -> dict | None:
+def _rms_pattern(trace: Trace) -> RmsNormParams | None:
     nodes, x = trace.nodes, trace.inputs[0]
     if len(nodes) not in (5, 6) or not _is_square_of_input(nodes[0]):
         return None
@@ -126,11 +137,11 @@ def _rms_pattern(trace: Trace) -> dict | None:
     form = _scaling(root, scale, _out(2), _out(3))
     if form is None or _uses(trace, _out(0)) != 1:
         return None
-    params = {"kind": "rms", "eps": Lit(float(add.arg("other"))), "weight": None}
+    params = RmsNormParams(kind="rms", eps=Lit(float(add.arg("other"))), weight=None)
     return _with_weight(trace, params, nodes[5:], _out(4))
 
 
-def _l2_pattern(trace: Trace) -> dict | None:
+def _l2_pattern(trace: Trace) -> RmsNormParams | None:
     nodes, x = trace.nodes, trace.inputs[0]
     if not nodes or nodes[0].op != "linalg_vector_norm.default":
         return None
@@ -149,7 +160,7 @@ def _l2_pattern(trace: Trace) -> dict | None:
     if len(rest) != 1 or rest[0].op != "div.Tensor" or not _is_input(rest[0].arg("self"), 0) \
             or rest[0].arg("other") != value or trace.output != _out(len(nodes) - 1):
         return None
-    return {"kind": "l2", "eps": eps, "weight": None}
+    return RmsNormParams(kind="l2", eps=eps, weight=None)
 
 
 def _is_square_of_input(node: Node) -> bool:
@@ -170,7 +181,8 @@ def _scaling(root: Node, scale: Node, denom: Ref, root_out: Ref) -> str | None:
     return None
 
 
-def _with_weight(trace: Trace, params: dict, tail: tuple, value: Ref) -> dict | None:
+def _with_weight(trace: Trace, params: RmsNormParams, tail: tuple,
+                 value: Ref) -> RmsNormParams | None:
     x = trace.inputs[0]
     if not tail:
         return params if trace.output == value else None
@@ -181,6 +193,6 @@ def _with_weight(trace: Trace, params: dict, tail: tuple, value: Ref) -> dict | 
         return None
     if trace.output != _out(len(trace.nodes) - 1):
         return None
-    return params | {"weight": _parameter(trace, weight)}
+    return replace(params, weight=_parameter(trace, weight))
 
 

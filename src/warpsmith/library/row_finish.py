@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import pointwise
+from .family import Piece
 from .graph import Graph, Val
 from .layout import Line, Refused, format_line, lines_for, runtime_scalars
 from .pointwise import _arg, _host_arg
@@ -65,7 +66,6 @@ def _cuts(graph: Graph, reduced: set[str]) -> list[str]:
 
 
 def render(k: FinishKernel):
-    from .families import Piece
 
     scalars = runtime_scalars(k.lines)
     body = ["offs = tl.arange(0, BLOCK)"]

@@ -59,6 +59,7 @@ class RowKernel:
 
 class RowReduce:
     name = "row_reduce"
+    reads = "graph"
     knobs = {"RED_BLOCK_R": 1024, "RED_BLOCK_I": 32, "RED_WARPS": 4, "FINISH_BLOCK": 1024,
              **row_chunks.KNOBS}
 

@@ -4,6 +4,7 @@ layout; they differ only in how a program finds its rows and a tile its elements
 from __future__ import annotations
 
 from . import row_chunks
+from .family import Piece
 from .layout import format_line, runtime_scalars
 from .pointwise import _arg, _host_arg
 
@@ -50,7 +51,6 @@ PER_ROW = ("group", "scalar", "group_tail", "group_run")
 
 
 def render_row(k):
-    from .families import Piece
 
     lay = LAYOUTS[k.layout]
     lines = [ln for p in k.passes for ln in p.before + p.loop]

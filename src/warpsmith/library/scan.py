@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .family import Piece
 from .graph import Decline, Graph, Val
 from .layout import Line, Refused, format_line, runtime_scalars
 from .pointwise import _arg, _host_arg
@@ -47,6 +48,7 @@ class ScanKernel:
 
 class Scan:
     name = "scan"
+    reads = "graph"
     knobs = {"SCAN_BLOCK_R": 1024, "SCAN_BLOCK_I": 16, "SCAN_WARPS": 4}
 
     def match(self, graph: Graph, ctx) -> tuple | Decline | None:
@@ -61,7 +63,6 @@ class Scan:
             return Decline(scans[0].node, graph.ops[scans[0].node], str(e))
 
     def render(self, k: ScanKernel, tune: dict[str, int]):
-        from .families import Piece
 
         scalars = runtime_scalars(k.lines)
         return Piece(_kernel_text(k, scalars), _launch(k, scalars))

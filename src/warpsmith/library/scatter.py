@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from .family import Piece
 from .gemm import Prologue, StoredFamily, tail_of
 from .graph import Decline, Graph, Val
 from .graph_scatter import fill_sizes, fill_value
@@ -39,6 +40,7 @@ class ScatterKernel:
 
 class Scatter(StoredFamily):
     name, kind = "scatter", "scatter"
+    reads = "graph"
     temp, kernel_name = "sc", "scatter_add_kernel"
     knobs = {"SCATTER_BLOCK": 256, "SCATTER_WARPS": 4}
 
@@ -66,7 +68,6 @@ class Scatter(StoredFamily):
         return rest if isinstance(rest, Decline) else (replace(kernel, views=views), *rest)
 
     def render(self, kernel: ScatterKernel, tune: dict[str, int]):
-        from .families import Piece
 
         return Piece(TEXT.replace("scatter_add_kernel", kernel.name), _launch(kernel))
 

@@ -3,8 +3,9 @@ and read once; a wider one is read twice (online max and sum, then normalise).""
 
 from __future__ import annotations
 
-from .match import _is_input, _last_dim, _one_float_input, _ops, _out, matcher
-from .registry import register
+from dataclasses import dataclass
+
+from .match import Params, _is_input, _last_dim, _one_float_input, _ops, _out
 from .render import constructor, fill, header, signature
 from .trace import Trace
 
@@ -66,22 +67,30 @@ $init
 '''
 
 
-@register("softmax")
-class Softmax:
-    defaults = {"ROW_MAX": 32768, "ROW_WARPS_MAX": 16, "ROW_ELEMS_PER_WARP": 512,
-                "BLOCK": 4096, "LOOP_WARPS": 8}
+@dataclass(frozen=True, kw_only=True)
+class SoftmaxParams(Params):
+    log: bool  # log_softmax
 
-    def render(self, params: dict, tune: dict[str, int]) -> str:
-        x = params["args"][0]
+
+class Softmax:
+    name = "softmax"
+    reads = "trace"
+    knobs = {"ROW_MAX": 32768, "ROW_WARPS_MAX": 16, "ROW_ELEMS_PER_WARP": 512,
+             "BLOCK": 4096, "LOOP_WARPS": 8}
+
+    def match(self, trace: Trace, ctx) -> SoftmaxParams | None:
+        return match_softmax(trace)
+
+    def render(self, params: SoftmaxParams, tune: dict[str, int]) -> str:
+        x = params.args[0]
         return header("softmax", tune) + fill(
-            KERNELS, finish=FINISH[params["log"]], init=constructor([], {}),
-            signature=signature(params["args"]), x=x)
+            KERNELS, finish=FINISH[params.log], init=constructor([], {}),
+            signature=signature(params.args), x=x)
 
 
 # ---- the matcher: which traces this family implements --------------------
 
-@matcher("softmax")
-def match_softmax(trace: Trace) -> dict | None:
+def match_softmax(trace: Trace) -> SoftmaxParams | None:
     if _ops(trace) not in (("_softmax.default",), ("_log_softmax.default",)):
         return None
     node = trace.nodes[0]
@@ -89,6 +98,6 @@ def match_softmax(trace: Trace) -> dict | None:
     if not (ndim and _is_input(node.arg("self"), 0) and _last_dim(node.arg("dim"), ndim)
             and node.arg("half_to_float") is False and trace.output == _out(0)):
         return None
-    return {"log": node.name == "_log_softmax"}
+    return SoftmaxParams(log=node.name == "_log_softmax")
 
 

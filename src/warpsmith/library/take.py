@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from .family import Piece
 from .gemm import Prologue, StoredFamily, tail_of
 from .graph import Decline, Graph, Val
 
@@ -28,6 +29,7 @@ class TakeKernel:
 
 class Take(StoredFamily):
     name, kind = "take", "take"
+    reads = "graph"
     temp, kernel_name = "tk_g", "take_kernel"
     knobs = {"TAKE_BLOCK": 1024, "TAKE_WARPS": 4}
 
@@ -45,7 +47,6 @@ class Take(StoredFamily):
         return rest if isinstance(rest, Decline) else (replace(kernel, views=views), *rest)
 
     def render(self, kernel: TakeKernel, tune: dict[str, int]):
-        from .families import Piece
 
         return Piece(_text(kernel), _launch(kernel))
 

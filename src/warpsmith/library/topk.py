@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from .family import Piece
 from .gemm import Prologue, StoredFamily, tail_of
 from .graph import Decline, Graph, Val
 
@@ -34,6 +35,7 @@ class TopKKernel:
 
 class TopK(StoredFamily):
     name, kind = "topk", "topk"
+    reads = "graph"
     temp, kernel_name = "tk", "topk_kernel"
     knobs = {"TOPK_WARPS": 4}
 
@@ -55,7 +57,6 @@ class TopK(StoredFamily):
         return rest if isinstance(rest, Decline) else (replace(kernel, views=views), *rest)
 
     def render(self, kernel: TopKKernel, tune: dict[str, int]):
-        from .families import Piece
 
         return Piece(_text(kernel), _launch(kernel))
 

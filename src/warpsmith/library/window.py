@@ -16,6 +16,7 @@ import itertools
 import math
 from dataclasses import dataclass
 
+from .family import Piece
 from .gemm import Stored, StoredFamily
 from .graph import Graph, Val
 from .graph_window import Window
@@ -33,6 +34,7 @@ class WindowKernel(Stored):
 
 class WindowFamily(StoredFamily):
     name, kind = "window", "pool"
+    reads = "graph"
     temp, kernel_name, kernel = "pl", "pool_kernel", WindowKernel
     knobs = {"POOL_BLOCK": 512, "POOL_WARPS": 4}
 
@@ -45,7 +47,6 @@ class WindowFamily(StoredFamily):
         return ctx.leaves[src.id][1], p.span[0]
 
     def render(self, kernel: WindowKernel, tune: dict[str, int]):
-        from .families import Piece
 
         scalars = runtime_scalars(kernel.lines)
         return Piece(_text(kernel, scalars), _launch(kernel, scalars))
