@@ -68,7 +68,8 @@ def dims_of(graph: Graph, roots: dict[str, Map], cut: set[str], cats: bool = Fal
         if not maps:
             continue
         if val.kind == "leaf" or val.id in cut:
-            for m in maps:
+            for m in sorted(maps, key=str):  # a set's order follows the string hash: the
+                # loads' names (and so the source's bytes) changed with PYTHONHASHSEED
                 found[(val.id, m)] = m
             continue
         if len(maps) > 1:
