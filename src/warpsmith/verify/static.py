@@ -125,11 +125,22 @@ def _encoding(name: str) -> str:
 def decode(data: bytes) -> str:
     """The text Python's import runs from these bytes (tokenize.detect_encoding: the cookie,
     a UTF-8 BOM and a cookie that disagrees with it), for the scan to read the same program.
-    SyntaxError where the import would raise one."""
+    SyntaxError where the import would raise one.
+
+    Only UTF-8 is ever decoded. A file whose cookie names another codec is refused by the
+    scan whatever its text (source-encoding: the cookie sits in the first two lines, which
+    detect_encoding read as UTF-8), so its text is the UTF-8 reading, with replacement
+    characters: the codec it names never runs here. It did: `# coding: punycode` raised
+    UnicodeError out of verify() (not a UnicodeDecodeError, so past the handler below), and
+    punycode's decoder is quadratic in a run of digits (80 000 bytes took 1.3 s, a few MB
+    would hold the trusted process for hours before any deadline began: red-team round 15,
+    E109); any codec Python ships, or a future one, is code the candidate picked."""
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        if _encoding(encoding) not in ("utf-8", "utf-8-sig"):  # utf-8-sig: a BOM
+            return bytes(data).decode("utf-8", "replace")
         return bytes(data).decode(encoding)
-    except (SyntaxError, LookupError, UnicodeDecodeError) as e:
+    except (SyntaxError, LookupError, ValueError) as e:  # UnicodeError is a ValueError
         raise SyntaxError(f"the source cannot be decoded as Python would: {e}") from e
 
 
