@@ -61,11 +61,24 @@ PROTECTED_ROOTS = {"torch", "triton", "tl", "time", "builtins", "F", "nn", "math
 REFERENCE_NAMES = {"Model", "get_inputs", "get_init_inputs"}
 
 
+# The most source the scan reads. Its rules walk the tree in the trusted process before any
+# deadline, at about 0.1-0.2 ms a byte for adversarial files with every rule linear (620 KB
+# of tuples of names kept `warpsmith verify` busy for 7 minutes, 140 KB of a chain the
+# compile-time rule followed quadratically for longer: red-team round 15, E110). KernelBench's
+# largest reference is 23 KB and honest candidates are a few KB; 256 KiB is ten times that.
+MAX_SOURCE_CHARS = 256 * 1024
+
+
 def scan(source: str | bytes) -> Scan:
     """`source` as text, or as the file's bytes, decoded here exactly as Python's import
     decodes them (its `# coding:` cookie and BOM honoured: `decode`)."""
     try:
         source = decode(source) if isinstance(source, bytes | bytearray) else source
+        if len(source) > MAX_SOURCE_CHARS:
+            return Scan("none", (Finding("source-too-large", REJECT, (
+                f"{len(source)} characters of source, more than the {MAX_SOURCE_CHARS} the "
+                "scan reads: its rules run in the verifier's own process before any "
+                "deadline, so their work is bounded by the size of the file"), 0),))
         tree = pyparse.parse(source)
     except SyntaxError as e:
         return Scan("none", (), syntax_error=f"line {e.lineno}: {e.msg}")
