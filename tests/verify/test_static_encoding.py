@@ -35,7 +35,7 @@ def test_utf8_cookies_and_no_cookie_are_honest(head):
 
 
 def test_bytes_are_decoded_as_the_import_decodes_them():
-    data = "# coding: latin-1\nNAME = 'caf\xe9'\n".encode("latin-1")
+    data = "# coding: utf-8\nNAME = 'caf\xe9'\n".encode()
     ns: dict = {}
     exec(compile(data, "c.py", "exec"), ns)
     assert static.decode(data).splitlines()[1] == f"NAME = {ns['NAME']!r}"
@@ -43,3 +43,18 @@ def test_bytes_are_decoded_as_the_import_decodes_them():
     with pytest.raises(SyntaxError):  # a BOM with another cookie: the import refuses it too
         static.decode(b"\xef\xbb\xbf# coding: latin-1\nX = 1\n")
     assert static.scan(b"\xef\xbb\xbf# coding: latin-1\nX = 1\n").syntax_error
+
+
+@pytest.mark.parametrize("codec", ["punycode", "latin-1", "utf-7", "idna", "raw_unicode_escape"])
+def test_the_codec_a_cookie_names_never_runs(codec):
+    """E109: `# coding: punycode` made static.decode raise UnicodeError (not caught: an
+    exception out of verify) and its decoder is quadratic in a run of digits (a stall before
+    any deadline). A foreign cookie is refused whatever the text, so the text is read as
+    UTF-8 and the named codec is never called."""
+    data = f"# coding: {codec}\n".encode() + HONEST.encode() + b"x-" + b"9" * 200_000 + b"\n"
+    text = static.decode(data)
+    assert text == data.decode()  # punycode's own decoder raises on these digits
+    scanned = static.scan(data)
+    assert scanned.syntax_error or "source-encoding" in {f.rule for f in scanned.rejected}
+    latin = "# coding: latin-1\nNAME = 'caf\xe9'\n".encode("latin-1")
+    assert static.decode(latin).splitlines()[1] == "NAME = 'caf\ufffd'"  # UTF-8's reading

@@ -62,8 +62,10 @@ from .worker_report import WorkerReport, parse_report
 # call, reads the outputs and times every implementation on its own clock (issue 31); 11
 # since an implausibly fast result is measured again and flagged, never `suspect`; 13 since
 # lanes of one program meeting on an address with no barrier are refused (E107), a GPU
-# output's non-contiguous copy is held until read, and norms are summed scaled (no underflow)
-VERIFIER_VERSION = "13"
+# output's non-contiguous copy is held until read, and norms are summed scaled (no underflow);
+# 14 since a file whose coding cookie names another codec is read as UTF-8 (the codec never
+# runs, E109) and a source past 256 KiB is refused unread (source-too-large, E110)
+VERIFIER_VERSION = "14"
 # Verdicts about this machine, not the candidate: never stored, so another machine (or a
 # later run with more memory) verifies again instead of finding them in the cache.
 MACHINE_LIMITS = frozenset({"too_large"})

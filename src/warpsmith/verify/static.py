@@ -61,11 +61,24 @@ PROTECTED_ROOTS = {"torch", "triton", "tl", "time", "builtins", "F", "nn", "math
 REFERENCE_NAMES = {"Model", "get_inputs", "get_init_inputs"}
 
 
+# The most source the scan reads. Its rules walk the tree in the trusted process before any
+# deadline, at about 0.1-0.2 ms a byte for adversarial files with every rule linear (620 KB
+# of tuples of names kept `warpsmith verify` busy for 7 minutes, 140 KB of a chain the
+# compile-time rule followed quadratically for longer: red-team round 15, E110). KernelBench's
+# largest reference is 23 KB and honest candidates are a few KB; 256 KiB is ten times that.
+MAX_SOURCE_CHARS = 256 * 1024
+
+
 def scan(source: str | bytes) -> Scan:
     """`source` as text, or as the file's bytes, decoded here exactly as Python's import
     decodes them (its `# coding:` cookie and BOM honoured: `decode`)."""
     try:
         source = decode(source) if isinstance(source, bytes | bytearray) else source
+        if len(source) > MAX_SOURCE_CHARS:
+            return Scan("none", (Finding("source-too-large", REJECT, (
+                f"{len(source)} characters of source, more than the {MAX_SOURCE_CHARS} the "
+                "scan reads: its rules run in the verifier's own process before any "
+                "deadline, so their work is bounded by the size of the file"), 0),))
         tree = pyparse.parse(source)
     except SyntaxError as e:
         return Scan("none", (), syntax_error=f"line {e.lineno}: {e.msg}")
@@ -125,11 +138,22 @@ def _encoding(name: str) -> str:
 def decode(data: bytes) -> str:
     """The text Python's import runs from these bytes (tokenize.detect_encoding: the cookie,
     a UTF-8 BOM and a cookie that disagrees with it), for the scan to read the same program.
-    SyntaxError where the import would raise one."""
+    SyntaxError where the import would raise one.
+
+    Only UTF-8 is ever decoded. A file whose cookie names another codec is refused by the
+    scan whatever its text (source-encoding: the cookie sits in the first two lines, which
+    detect_encoding read as UTF-8), so its text is the UTF-8 reading, with replacement
+    characters: the codec it names never runs here. It did: `# coding: punycode` raised
+    UnicodeError out of verify() (not a UnicodeDecodeError, so past the handler below), and
+    punycode's decoder is quadratic in a run of digits (80 000 bytes took 1.3 s, a few MB
+    would hold the trusted process for hours before any deadline began: red-team round 15,
+    E109); any codec Python ships, or a future one, is code the candidate picked."""
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        if _encoding(encoding) not in ("utf-8", "utf-8-sig"):  # utf-8-sig: a BOM
+            return bytes(data).decode("utf-8", "replace")
         return bytes(data).decode(encoding)
-    except (SyntaxError, LookupError, UnicodeDecodeError) as e:
+    except (SyntaxError, LookupError, ValueError) as e:  # UnicodeError is a ValueError
         raise SyntaxError(f"the source cannot be decoded as Python would: {e}") from e
 
 

@@ -13,7 +13,10 @@ def tf32_dots(source: str) -> list[Finding]:
     """For a strict-fp32 task: each `tl.dot` (or `@` in a kernel) that a GPU runs in TF32.
     The CPU interpreter multiplies exactly, so only this scan sees it there."""
     from .. import pyparse
+    from .static import MAX_SOURCE_CHARS
 
+    if len(source) > MAX_SOURCE_CHARS:  # refused by the scan (source-too-large), unread
+        return []
     try:
         tree = pyparse.parse(source)
     except SyntaxError:
