@@ -16,7 +16,8 @@ from warpsmith.tasks.suite import load_suite
 out = {}
 for task in load_suite("builtin/models")[0]:
     g = generate(task)
-    out[task.name] = hashlib.sha256((g.source if hasattr(g, "source") else g.reason).encode()).hexdigest()
+    text = g.source if hasattr(g, "source") else g.reason
+    out[task.name] = hashlib.sha256(text.encode()).hexdigest()
 print(json.dumps(out))
 """
 
