@@ -304,3 +304,18 @@ def test_frames_left_after_the_report_do_not_keep_the_reader_alive():
     writer.join(timeout=10)
     frames.drain()
     assert not frames.thread.is_alive() and frames.queue.empty()
+
+
+def test_a_dtype_name_from_the_candidates_process_imports_nothing():
+    """Looked up among torch's dtypes, never with getattr on torch: `onnx` was a lazy import
+    of a torch module in the trusted process (red-team round 15)."""
+    import subprocess
+    import sys
+
+    probe = ("import sys, torch; from warpsmith.verify import wire; "
+             "assert wire.dtype_of('float32') is torch.float32; "
+             "assert wire.dtype_of('onnx') is wire.dtype_of('_dynamo') is None; "
+             "print('torch.onnx' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=300, check=True)
+    assert done.stdout.strip() == "False"

@@ -29,9 +29,14 @@ def dtype_name(dtype: torch.dtype) -> str:
     return str(dtype).removeprefix("torch.")
 
 
+# torch's dtypes by name, found once: a name from the candidate's process is looked up here,
+# never with getattr on torch, where `onnx` or `_dynamo` would import a torch module lazily
+# in the trusted process (seconds, on a name the candidate chose: red-team round 15)
+DTYPES = {k: v for k, v in vars(torch).items() if isinstance(v, torch.dtype)}
+
+
 def dtype_of(name) -> torch.dtype | None:
-    value = getattr(torch, name, None) if isinstance(name, str) and name.isidentifier() else None
-    return value if isinstance(value, torch.dtype) else None
+    return DTYPES.get(name) if isinstance(name, str) else None
 
 
 def describe(t: torch.Tensor) -> dict:
