@@ -96,3 +96,26 @@ def test_a_source_past_the_bound_is_refused_unread():
 @pytest.mark.parametrize("path", sorted((CORPORA / "good").glob("*.py")), ids=lambda p: p.name)
 def test_honest_files_are_far_below_the_bound(path):
     assert len(path.read_text()) * 8 < static.MAX_SOURCE_CHARS
+
+
+def test_a_file_past_the_cap_is_refused_without_being_read_whole(tmp_path, monkeypatch):
+    """verify() reads at most one byte past static.MAX_SOURCE_BYTES: a file of gigabytes is
+    not loaded into the trusted process first (found by red-team round 15)."""
+    from warpsmith.verify import pipeline
+
+    path = tmp_path / "huge.py"
+    path.write_bytes(b"#" * (static.MAX_SOURCE_BYTES + 10))
+    read = []
+    real_open = type(path).open
+
+    def spy_open(self, *args, **kwargs):
+        f = real_open(self, *args, **kwargs)
+        if self == path:
+            real_read = f.read
+            f.read = lambda n=-1: read.append(n) or real_read(n)
+        return f
+
+    monkeypatch.setattr(type(path), "open", spy_open)
+    v = pipeline.verify("level1/relu", path, device="cpu", store=None)
+    assert (v.status, v.rules) == ("rejected", ("source-too-large",)), v.reasons
+    assert read == [static.MAX_SOURCE_BYTES + 1]

@@ -93,7 +93,10 @@ def verify(task: Task | str, candidate: Path | str, device: str | None = None,
     candidate = Path(candidate)
     if not candidate.is_file():
         raise UsageError(f"no candidate file {candidate}")
-    data = candidate.read_bytes()  # read once: the scan and the worker get these bytes
+    with candidate.open("rb") as f:  # read once: the scan and the worker get these bytes
+        data = f.read(static.MAX_SOURCE_BYTES + 1)  # a larger file is never read whole
+    if len(data) > static.MAX_SOURCE_BYTES:
+        return _too_large(task, candidate, device)
     try:
         source = static.decode(data)  # as the import decodes them (its cookie, a BOM)
     except SyntaxError as e:  # a verdict, not an exception: a service goes on
@@ -149,6 +152,13 @@ def _not_text(task: Task, candidate: Path, device: str | None, e: SyntaxError):
     verdict = Verdict(status="compile_error", task=task.name, candidate=str(candidate),
                       device=device or "cpu", reasons=(
                           f"the candidate file is not Python source text ({str(e)[:200]})",))
+    return replace(verdict, feedback=feedback_text(verdict))
+
+
+def _too_large(task: Task, candidate: Path, device: str | None) -> Verdict:
+    verdict = Verdict(status="rejected", task=task.name, candidate=str(candidate),
+                      device=device or "cpu", rules=(static.TOO_LARGE,), reasons=(
+                          static.too_large(f"more than {static.MAX_SOURCE_BYTES} bytes"),))
     return replace(verdict, feedback=feedback_text(verdict))
 
 

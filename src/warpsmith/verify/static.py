@@ -67,6 +67,16 @@ REFERENCE_NAMES = {"Model", "get_inputs", "get_init_inputs"}
 # compile-time rule followed quadratically for longer: red-team round 15, E110). KernelBench's
 # largest reference is 23 KB and honest candidates are a few KB; 256 KiB is ten times that.
 MAX_SOURCE_CHARS = 256 * 1024
+# UTF-8 spends at most 4 bytes on a character: a file of more bytes than this is too large
+# before it is read whole (pipeline.verify reads no more than one byte past it)
+MAX_SOURCE_BYTES = 4 * MAX_SOURCE_CHARS
+TOO_LARGE = "source-too-large"
+
+
+def too_large(size: str) -> str:
+    return (f"{size} of source, more than the {MAX_SOURCE_CHARS} characters the scan reads: "
+            "its rules run in the verifier's own process before any deadline, so their work "
+            "is bounded by the size of the file")
 
 
 def scan(source: str | bytes) -> Scan:
@@ -75,10 +85,8 @@ def scan(source: str | bytes) -> Scan:
     try:
         source = decode(source) if isinstance(source, bytes | bytearray) else source
         if len(source) > MAX_SOURCE_CHARS:
-            return Scan("none", (Finding("source-too-large", REJECT, (
-                f"{len(source)} characters of source, more than the {MAX_SOURCE_CHARS} the "
-                "scan reads: its rules run in the verifier's own process before any "
-                "deadline, so their work is bounded by the size of the file"), 0),))
+            return Scan("none", (Finding(TOO_LARGE, REJECT,
+                                         too_large(f"{len(source)} characters"), 0),))
         tree = pyparse.parse(source)
     except SyntaxError as e:
         return Scan("none", (), syntax_error=f"line {e.lineno}: {e.msg}")
