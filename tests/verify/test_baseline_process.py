@@ -227,3 +227,35 @@ def test_a_spare_that_died_waiting_is_replaced(spares):
     assert v.status == "passed" and v.timing_measured, v.feedback
     assert spares["processes"][1].proc is not dead
     assert not any("trusted process instead" in w for w in v.warnings), v.warnings
+
+
+def test_a_kept_compiled_reference_is_reused_whatever_its_truth():
+    """A kept process's compiled implementation is taken from its last job as it is: `made.get
+    (name) or torch.compile(...)` asked a compiled module for its truth, which Python reads from
+    __len__ ("Model does not support len()"), and every second verification on the H100 lost
+    its torch.compile baseline."""
+    from warpsmith.tasks import resolve_task
+    from warpsmith.types import Shape
+    from warpsmith.verify.child import reference_worker
+    from warpsmith.verify.reference import prepare
+
+    task = resolve_task("level1/relu")
+    name = task.shapes[0].name
+    spec = prepare(task, [name], PROFILE, "cpu", timed=False).shapes[name]
+
+    class NoTruth:  # what torch.compile's module is to `or`: a truth test that raises
+        def __init__(self, fn):
+            self.fn = fn
+
+        def __len__(self):
+            raise TypeError("Model does not support len()")
+
+        def __call__(self, *args):
+            return self.fn(*args)
+
+    eager = reference_worker.build_model(task, Shape(name, spec["values"]), "cpu")
+    kept = NoTruth(eager)
+    job = {"device": "cpu", "compile_modes": ["default"], "warmup_s": 0.0}
+    impls, notes, _, _ = reference_worker._impls(task, Shape(name, spec["values"]), spec, job,
+                                                 {}, eager, {"compile": kept})
+    assert notes == [] and impls["compile"] is kept

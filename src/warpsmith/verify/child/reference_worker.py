@@ -132,8 +132,13 @@ def _impls(task, shape: Shape, spec: dict, job: dict, startup: dict, eager=None,
             name = "eager" if mode == "eager" else compile_name(mode)
             try:
                 began = time.perf_counter()
-                fn = eager if mode == "eager" else made.get(name) or torch.compile(
-                    eager, mode=None if mode == "default" else mode)
+                # `made.get(name) or ...` asked a compiled module for its truth, which
+                # Python reads from __len__ where a module has no __bool__: a kept process's
+                # compiled reference "raised TypeError: Model does not support len()" and
+                # every second verification lost its torch.compile baseline (H100)
+                fn = eager if mode == "eager" else made.get(name)
+                if fn is None:
+                    fn = torch.compile(eager, mode=None if mode == "default" else mode)
                 warm_up(fn, pool, job["warmup_s"])
                 impls[name] = fn
                 startup[f"{name}_warm_s"] = time.perf_counter() - began
