@@ -259,3 +259,23 @@ def test_a_kept_compiled_reference_is_reused_whatever_its_truth():
     impls, notes, _, _ = reference_worker._impls(task, Shape(name, spec["values"]), spec, job,
                                                  {}, eager, {"compile": kept})
     assert notes == [] and impls["compile"] is kept
+
+
+def test_ahead_the_spare_taken_was_started_a_verification_before(spares, monkeypatch):
+    """`ahead`: the next spare starts once this verification has taken its own, so the one
+    each takes had the whole last verification to get ready (refilled before the take, the
+    one taken was always the one just started)."""
+    import time
+
+    monkeypatch.setenv("WARPSMITH_PRESTART", "ahead")
+    began = []
+    for _ in range(3):
+        began.append(time.perf_counter())
+        v = verify("level1/relu", GOOD / "relu_triton.py", device="cpu", profile=PROFILE,
+                   store=None)
+        assert v.status == "passed" and v.timing_measured, v.feedback
+        waiting = baseline_process.SPARES._spare
+        assert waiting is not None  # the next one's, started during this one
+        assert all(p.proc is not waiting[1] for p in spares["processes"])
+    started = [p.proc.start for p in spares["processes"]]
+    assert len(started) == 3 and started[2] < began[2] and started[1] < began[1]

@@ -286,9 +286,12 @@ def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, ba
         ahead = when == "ahead" and spare is not None  # a process that verifies again
         in_process = timed_here(device) and prof.baselines in ("process", "kept")
         if ahead:
-            _refill(device, env, in_process)
+            prestart.SPARES.refill(device, env)
         checks = collect.CaseReader(task, prepared, device, stages)
         process = BaselineProcess.open(task, prepared, prof, device) if in_process else None
+        if ahead and in_process:  # after the take: refilled before it, the spare taken was
+            baseline_process.SPARES.refill(device, env)  # always the one just started (on
+            # the H100 its baselines were ready 7-16 s after asking, as a fresh start's)
         baselines = baseline_timer.Baselines(task, prepared, prof, device, block_sets,
                                              process, checks) \
             if timed_here(device) else None  # timed between the candidate's blocks
