@@ -31,6 +31,11 @@ TWINS = {
     "mamba_conv_transposed": ("conv+pointwise", 2),
     "convnext_channels_last": ("conv+pointwise", 2),
     "patch_conv_channels_last": ("conv", 1),
+    # a parameter indexed by a 2-D tensor of positions computed from arange (T5's relative
+    # position bias, graph_take.gather_at): a load at a computed address inside the softmax's
+    # row kernel, or the pointwise kernel of a bias added alone
+    "t5_relative_bias": ("row_reduce", 1),
+    "relative_bias_bf16": ("pointwise", 1),
 }
 
 

@@ -5,6 +5,11 @@ input permuted to NCHW for nn.Conv2d, the result permuted back and a GELU after 
 import torch
 import torch.nn as nn
 
+batch_size = 2
+height = 11
+width = 13
+dim = 12
+
 
 class Model(nn.Module):
     def __init__(self, dim):
@@ -17,8 +22,8 @@ class Model(nn.Module):
 
 
 def get_inputs():
-    return [torch.randn(2, 11, 13, 12)]
+    return [torch.randn(batch_size, height, width, dim)]
 
 
 def get_init_inputs():
-    return [12]
+    return [dim]

@@ -6,6 +6,11 @@ strides and the output's transpose is a view of what the kernel stores. bf16."""
 import torch
 import torch.nn as nn
 
+batch_size = 2
+seq_len = 40
+dim = 24
+conv_width = 4
+
 
 class Model(nn.Module):
     def __init__(self, dim, width):
@@ -20,8 +25,8 @@ class Model(nn.Module):
 
 
 def get_inputs():
-    return [torch.randn(2, 40, 24, dtype=torch.bfloat16)]
+    return [torch.randn(batch_size, seq_len, dim, dtype=torch.bfloat16)]
 
 
 def get_init_inputs():
-    return [24, 4]
+    return [dim, conv_width]

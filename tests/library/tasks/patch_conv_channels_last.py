@@ -5,6 +5,12 @@ GEMM reads the input at its permuted strides. fp32."""
 import torch
 import torch.nn as nn
 
+batch_size = 2
+height = 9
+width = 10
+channels = 16
+out_channels = 32
+
 
 class Model(nn.Module):
     def __init__(self, channels, out_channels):
@@ -16,8 +22,8 @@ class Model(nn.Module):
 
 
 def get_inputs():
-    return [torch.randn(2, 9, 10, 16)]
+    return [torch.randn(batch_size, height, width, channels)]
 
 
 def get_init_inputs():
-    return [16, 32]
+    return [channels, out_channels]

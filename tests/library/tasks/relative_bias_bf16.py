@@ -5,6 +5,10 @@ short reach (max_dist 3) and no softmax, so the gather is read by a pointwise ke
 import torch
 import torch.nn as nn
 
+batch_size = 2
+heads = 3
+seq_len = 16
+
 
 class Model(nn.Module):
     def __init__(self, heads, max_dist):
@@ -21,8 +25,8 @@ class Model(nn.Module):
 
 
 def get_inputs():
-    return [torch.randn(2, 3, 16, 16, dtype=torch.bfloat16)]
+    return [torch.randn(batch_size, heads, seq_len, seq_len, dtype=torch.bfloat16)]
 
 
 def get_init_inputs():
-    return [3, 3]
+    return [heads, 3]
