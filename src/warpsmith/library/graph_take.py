@@ -18,8 +18,8 @@ from __future__ import annotations
 from .graph import Val, _Builder
 from .graph_parts import _bound
 from .layout import HostArg
-from .render import attr
 from .ops import Unsupported
+from .render import attr
 from .trace import Node
 
 
@@ -81,9 +81,9 @@ def gather_at(b: _Builder, index: int, node: Node, src: str, at: list[int], ids:
     adjacent = at == list(range(at[0], at[0] + len(at)))
     first = at[0] if adjacent else 0
     rest = [d for d in range(len(leaf.shape)) if d not in at]
-    # the out dim of each source dim not indexed: I replaces the indexed run, or leads
-    where = {d: d if d < first else first + rank + k - (first if adjacent else 0)
-             for k, d in enumerate(rest)}
+    # the out dim of each source dim not indexed: those before an adjacent run keep theirs,
+    # the others follow I
+    where = {d: d if d < first else rank + k for k, d in enumerate(rest)}
     if len(out) != len(rest) + rank:
         raise Unsupported(f"indexes a {leaf.shape} tensor by tensors of shapes {shapes} "
                           f"into {out}")
