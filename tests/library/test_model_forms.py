@@ -25,6 +25,17 @@ TWINS = {
     "sequential_mlp": ("gemm", 2),  # numbered state_dict entries (nn.Sequential)
     # a row kernel reading an operand at (image, channel): DiT's per-image shift and scale
     "adaln_layer_norm": ("row_reduce", 1),
+    # a convolution of a transposed or permuted input (a view the kernels read at its
+    # strides, graph_conv._read_at_strides): Mamba's (B, L, D) conv cut to L and transposed
+    # back, ConvNeXt's channels-last depthwise 7x7, a dense conv over NHWC activations
+    "mamba_conv_transposed": ("conv+pointwise", 2),
+    "convnext_channels_last": ("conv+pointwise", 2),
+    "patch_conv_channels_last": ("conv", 1),
+    # a parameter indexed by a 2-D tensor of positions computed from arange (T5's relative
+    # position bias, graph_take.gather_at): a load at a computed address inside the softmax's
+    # row kernel, or the pointwise kernel of a bias added alone
+    "t5_relative_bias": ("row_reduce", 1),
+    "relative_bias_bf16": ("pointwise", 1),
 }
 
 

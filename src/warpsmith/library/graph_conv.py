@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .graph import Val, _Builder
+from .graph_view import _permuted_leaf, turned_leaf
 from .ops import Unsupported
 from .trace import Node
 
@@ -40,11 +41,26 @@ def _ints(value, rank: int, name: str) -> tuple[int, ...]:
     return values
 
 
+def _read_at_strides(b: _Builder, index: int, part: str, vid: str) -> str:
+    """An operand that is a transpose or permute of a leaf (Mamba's `x.transpose(1, 2)` of
+    (B, L, D) hidden states, a channels-last (B, H, W, C) input permuted to NCHW) is no
+    computed prologue: a leaf the forward binds as that view (`x.permute(0, 2, 1)`, no copy),
+    which the kernels read at its strides as they read any input."""
+    if b.vals[vid].kind != "view":
+        return vid
+    found = _permuted_leaf(b.vals, vid)
+    if found is None:
+        return vid
+    val = b.vals[vid]
+    return b.put(turned_leaf(b.fresh(index, part), b.vals[found[0]], found[1], val.shape,
+                             val.dtype))
+
+
 def _convolution(b: _Builder, index: int, node: Node) -> None:
     args = dict(node.args)
     meta = node.outs[0]
-    x = b.operand(index, "input", args["input"])
-    w = b.operand(index, "weight", args["weight"])
+    x = _read_at_strides(b, index, "_x", b.operand(index, "input", args["input"]))
+    w = _read_at_strides(b, index, "_w", b.operand(index, "weight", args["weight"]))
     rank = len(b.vals[w].shape) - 2
     if rank not in (1, 2, 3) or len(b.vals[x].shape) != rank + 2:
         raise Unsupported(f"a convolution of a {b.vals[x].shape} input by a "

@@ -156,8 +156,8 @@ def _index(b: _Builder, index: int, node: Node) -> None:
     indices = node.arg("indices")
     at = [d for d, t in enumerate(indices) if t is not None]
     ref = indices[at[0]] if len(at) == 1 else None
-    if all(getattr(indices[d], "kind", "") == "node" for d in at):
-        from .graph_take import take  # tensors of positions: a gather kernel
+    if all(getattr(indices[d], "kind", "") in ("node", "input", "param") for d in at):
+        from .graph_take import take  # tensors of positions: a gather
 
         return take(b, index, node)
     if ref is None or getattr(ref, "kind", "") != "const":

@@ -52,6 +52,16 @@ class Shift:
     part: int
 
 
+@dataclass(frozen=True)
+class HostArg:
+    """A kernel argument the forward passes as written, not a number: a tensor a line reads
+    at an address it computes (graph_take.gather_at's `tl.load`), its strides and sizes.
+    `kernel` is the parameter's name in the kernel, `host` the forward's expression."""
+
+    kernel: str
+    host: str
+
+
 class Refused(Exception):
     """A value the kernel cannot index; the message says which and why."""
 
@@ -235,6 +245,8 @@ def _name(graph: Graph, val: Val, operand: str, maps: dict, names: dict) -> str:
 
 def scalar_code(spec) -> str:
     """A scalar operand after unify: a constant inline, or the kernel argument carrying it."""
+    if isinstance(spec, HostArg):
+        return spec.kernel
     if isinstance(spec, dict) and "value" in spec:
         return _number(float(spec["value"]))
     if isinstance(spec, dict):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from .family import Piece
 from .graph import Decline, Graph, Val
 from .layout import (
+    HostArg,
     Line,
     Load,
     Refused,
@@ -247,9 +248,13 @@ def _index_name(d) -> str:
 
 
 def _arg(spec) -> str:
+    if isinstance(spec, HostArg):
+        return spec.kernel
     return f"init{spec['init']}" if isinstance(spec, dict) else f"arg{spec.index}"
 
 
 def _host_arg(spec) -> str:
     """init-bound scalars live on the module; forward numbers are bound to argN up front."""
+    if isinstance(spec, HostArg):
+        return spec.host
     return f"self.init{spec['init']}" if isinstance(spec, dict) else f"arg{spec.index}"
