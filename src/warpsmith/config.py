@@ -39,8 +39,10 @@ class VerifyProfile:
     # (verify/baseline_process.py); "here", the trusted process (no round trip: a bias of
     # 10-15 % against the candidate at a few calls a block, docs/benchmarks/verifier.md);
     # "kept", a process of their own kept between verifications of one task, so the second
-    # candidate pays no start-up and no torch.compile build (8-13 s of a verification's
-    # 15-30 s on the H100; verify/baseline_process.KEPT). Not yet measured on a GPU.
+    # candidate pays no start-up and no torch.compile build (verify/baseline_process.KEPT).
+    # Measured on the H100 on two tasks: 5.3-6.9 s a verification against 10-18 s, the
+    # speedups' spread 2-4 % against 8-11 % on layer_norm (docs/benchmarks/verifier.md); a
+    # bug in its compile baseline was fixed after that, so it stays opt-in until measured again.
     baselines: str = "process"
 
 
