@@ -108,15 +108,16 @@ WORST = [chain_store, chain_roots, wide_kernel, many_kernels, many_kernels_and_c
          # only cost CI those minutes
          pytest.param(many_returns, marks=pytest.mark.xfail(
              run=False, reason="calls x returns in static_rules.paths_of"))]
-# Measured on the shared 2-core dev machine under load (2026-12-07): at most about BOUND_S/3
-# for any of WORST (before: 100 s and more). A regression to quadratic work misses it by far.
-BOUND_S = 10.0
+# CPU seconds of one scan. Measured on the shared 2-core dev machine under load (2026-12-07):
+# 0.3 to 5.2 s for each of WORST (alias_chain the most: its paths grow a segment a line),
+# where the scan before took 30 s to several minutes. A regression to quadratic misses it far.
+BOUND_S = 15.0
 
 
 @pytest.mark.parametrize("make", WORST, ids=lambda f: getattr(f, "__name__", "many_returns"))
 def test_a_worst_case_file_at_the_bound_scans_in_linear_time(make):
     source = make()
-    assert CAP - 200 < len(source) <= CAP
+    assert CAP - 1000 < len(source) <= CAP
     static.scan("import torch\n")  # imports the scan's lazy modules outside the clock
     start = time.process_time()
     static.scan(source)
