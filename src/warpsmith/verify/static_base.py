@@ -5,6 +5,9 @@ each rule module imports this and none imports another to register (no import cy
 from __future__ import annotations
 
 import ast
+import contextlib
+import functools
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -39,6 +42,42 @@ FORBIDDEN_SUBMODULES = {"multiprocessing", "distributed", "jit", "utils.determin
                         "package", "export", "profiler", "autograd.profiler"}
 
 
+# What the rules compute from the whole tree (bindings, the kernels, the aliases), kept for the
+# length of one scan: about twenty rules read bindings() alone, and each recomputed it over
+# the whole file (red-team round 15, E110). Only inside `scanning(tree)` and only for that
+# tree object; callers must not mutate what a memoized function returns.
+_scope = threading.local()
+
+
+@contextlib.contextmanager
+def scanning(tree: ast.Module):
+    previous = getattr(_scope, "memo", None)
+    _scope.memo = (tree, {})
+    try:
+        yield
+    finally:
+        _scope.memo = previous
+
+
+def per_tree(fn):
+    """Memoize fn(tree) for the scan of `tree` in progress (the scan's own thread only)."""
+    @functools.wraps(fn)
+    def cached(tree):
+        memo = getattr(_scope, "memo", None)
+        if memo is None or memo[0] is not tree:
+            return fn(tree)
+        if fn not in memo[1]:
+            memo[1][fn] = fn(tree)
+        return memo[1][fn]
+    return cached
+
+
+@per_tree
+def all_nodes(tree: ast.Module) -> list[ast.AST]:
+    """ast.walk(tree) as a list, in its order: walked once a scan, not once a rule."""
+    return list(ast.walk(tree))
+
+
 def rule(rule_id: str, severity: str):
     def register(fn: Rule) -> Rule:
         RULES[rule_id] = (severity, fn)
@@ -58,7 +97,7 @@ def detect_language(tree: ast.Module, source: str) -> str:
     if _triton_kernels(tree):
         return "triton"
     if "__global__" in source and any(
-            isinstance(n, ast.Call) and _builds_cuda(n.func) for n in ast.walk(tree)):
+            isinstance(n, ast.Call) and _builds_cuda(n.func) for n in all_nodes(tree)):
         return "cuda"
     return "none"
 
@@ -68,17 +107,18 @@ def _builds_cuda(func: ast.AST) -> bool:
     return name in CUDA_BUILDERS or name.lower().startswith("nvrtc")
 
 
+@per_tree
 def _triton_kernels(tree: ast.Module) -> list[ast.FunctionDef]:
     """The functions Triton compiles: decorated by a name for triton.jit under any alias
     (`from triton import jit as compile_kernel`), or handed to it as a call
     (`k = triton.jit(fn)`): the kernel rules read every one of them (red-team round 6, A04
     and A05: a kernel made either way was read by none)."""
     aliases = _jit_aliases(tree)
-    handed = {a.id for node in ast.walk(tree) if isinstance(node, ast.Call)
+    handed = {a.id for node in all_nodes(tree) if isinstance(node, ast.Call)
               and _names_jit(node.func, aliases)
               for a in [*node.args, *(k.value for k in node.keywords)]
               if isinstance(a, ast.Name)}  # triton.jit(fn=f), partial(triton.jit)(f) (C01)
-    return [node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and (
+    return [node for node in all_nodes(tree) if isinstance(node, ast.FunctionDef) and (
         node.name in handed or any(_names_jit(d, aliases) for d in node.decorator_list))]
 
 
@@ -96,15 +136,16 @@ def _is_jit(node: ast.AST, aliases: dict[str, str]) -> bool:
     return dotted.endswith("jit") or path.endswith(".jit")
 
 
+@per_tree
 def _jit_aliases(tree: ast.Module) -> dict[str, str]:
     """Names bound to triton's modules or functions by imports and plain assignments."""
     found: dict[str, str] = {}
-    for node in ast.walk(tree):
+    for node in all_nodes(tree):
         if isinstance(node, ast.Import):
             found |= {a.asname: a.name for a in node.names if a.asname}
         elif isinstance(node, ast.ImportFrom) and node.module:
             found |= {a.asname or a.name: f"{node.module}.{a.name}" for a in node.names}
-    for node in ast.walk(tree):
+    for node in all_nodes(tree):
         if isinstance(node, ast.Assign) and _dotted(node.value):
             head, _, rest = _dotted(node.value).partition(".")
             path = found.get(head, head) + (f".{rest}" if rest else "")

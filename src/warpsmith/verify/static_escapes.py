@@ -15,7 +15,7 @@ import types
 from collections.abc import Iterator
 
 from . import static_rules
-from .static_base import REJECT, WARN, _dotted, detect_language, rule
+from .static_base import REJECT, WARN, _dotted, all_nodes, detect_language, per_tree, rule
 
 # Native code in the candidate's process defeats every in-process guard, and a child process
 # computes where no guard looks (it can read and write the worker's memory through
@@ -86,8 +86,15 @@ def _under(name: str, prefixes) -> bool:
     return any(name == p or name.startswith(p + ".") for p in prefixes)
 
 
-def _resolved(tree: ast.Module) -> Iterator[tuple[int, str, object]]:
-    """(line, path, object) for every step of every dotted reference that resolves."""
+@per_tree
+def _resolved(tree: ast.Module) -> list[tuple[int, str, object]]:
+    """(line, path, object) for every step of every dotted reference that resolves (once a
+    scan: seven rules read it, and static_rules.walk's cache holds fewer paths than a large
+    file makes)."""
+    return list(_resolved_steps(tree))
+
+
+def _resolved_steps(tree: ast.Module) -> Iterator[tuple[int, str, object]]:
     seen = set()
     for line, path in _paths(tree):
         for prefix, obj in static_rules.walk(path):
@@ -96,13 +103,12 @@ def _resolved(tree: ast.Module) -> Iterator[tuple[int, str, object]]:
                 yield line, prefix, obj
 
 
-def _paths(tree: ast.Module) -> Iterator[tuple[int, str]]:
+@per_tree
+def _paths(tree: ast.Module) -> list[tuple[int, str]]:
     """Dotted references and `from m import name` (static_rules), and `import m.sub as x`,
     which names a module even if x is never used."""
-    yield from static_rules._references(tree, static_rules.bindings(tree))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            yield from ((node.lineno, a.name) for a in node.names)
+    return static_rules.references(tree) + [(node.lineno, a.name) for node in all_nodes(tree)
+                                            if isinstance(node, ast.Import) for a in node.names]
 
 
 @rule("scan-limit", REJECT)
@@ -120,7 +126,7 @@ def _scan_limit(tree):
 def _class_pattern(tree):
     """`match torch: case object(sys=s)` binds s = torch.sys: a class pattern reads attributes
     by name with no attribute node for the other rules to see."""
-    for node in ast.walk(tree):
+    for node in all_nodes(tree):
         if isinstance(node, ast.MatchClass):
             yield node.lineno, "a class pattern in match/case reads attributes by name " \
                                "(getattr in disguise)"
@@ -243,7 +249,7 @@ READABLE_DUNDERS = static_rules.ALLOWED_DUNDER_NAMES | {"__name__"}
 
 @rule("dunder-name", REJECT)
 def _dunder_name(tree):
-    for node in ast.walk(tree):
+    for node in all_nodes(tree):
         for name, stored in _bound_or_read(node):
             allowed = static_rules.ALLOWED_DUNDER_NAMES if stored else READABLE_DUNDERS
             if static_rules._is_dunder(name) and name not in allowed:
@@ -286,7 +292,7 @@ def _undefined_name(tree):
     of 2026-12-05, E66). `global x` binds nothing; a star import binds what the module
     exports, and one of a module not loaded here leaves the rule silent."""
     bound = set(dir(builtins)) | MODULE_NAMES
-    for node in ast.walk(tree):
+    for node in all_nodes(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             bound.add(node.name)
         elif isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
@@ -297,7 +303,7 @@ def _undefined_name(tree):
         elif not isinstance(node, ast.Global | ast.Nonlocal):
             bound.update(name for name, stored in _bound_or_read(node) if stored)
     seen = set()
-    for node in ast.walk(tree):
+    for node in all_nodes(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and \
                 node.id not in bound and node.id not in seen:
             seen.add(node.id)
@@ -324,7 +330,7 @@ def _interpreter_internals(tree):
     computing there passes on the CPU and is no kernel on a GPU."""
     if detect_language(tree, "") != "triton":
         return
-    for node in ast.walk(tree):
+    for node in all_nodes(tree):
         if isinstance(node, ast.Attribute) and node.attr == "handle":
             yield node.lineno, "reaches .handle, the Triton interpreter's NumPy backing store"
 
@@ -390,7 +396,7 @@ CODE_ATTRIBUTES = {"gi_code", "cr_code", "ag_code", "f_code", "co_code", "co_nam
 
 @rule("code-object", REJECT)
 def _code_object(tree):
-    for node in ast.walk(tree):
+    for node in all_nodes(tree):
         if isinstance(node, ast.Attribute) and node.attr in CODE_ATTRIBUTES:
             yield node.lineno, f"reaches .{node.attr}: code objects are not a candidate's business"
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
@@ -414,7 +420,7 @@ def _run_time_type(tree):
     _, returns = static_rules._reference_bindings(tree)
     factories = {id(_resolve(p)): kw for p, kw in CLASS_FACTORIES.items()
                  if _resolve(p) is not None}
-    for node in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
+    for node in (n for n in all_nodes(tree) if isinstance(n, ast.Call)):
         paths = static_rules.paths_of(node.func, names, returns)
         if static_rules.TYPE_OF in paths or _is_type_call(node.func):
             yield node.lineno, "calls a type found at run time (type(x)(...)): functions and " \
@@ -443,7 +449,7 @@ def _module_write(tree):
     factories = {id(obj) for p in (*CLASS_FACTORIES, "collections.namedtuple",
                                    "typing.NamedTuple", "typing.TypedDict")
                  if (obj := _resolve(p)) is not None}
-    for node in ast.walk(tree):
+    for node in all_nodes(tree):
         name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(
             node, ast.Name) else node.name if isinstance(node, ast.alias) else None
         if name in MODULE_WRITERS:
@@ -491,8 +497,8 @@ STDLIB_MODULES = frozenset(sys.stdlib_module_names) - {"math", "this", "__future
 def _expression_reach(tree):
     names = static_rules.bindings(tree)
     _, returns = static_rules._reference_bindings(tree)
-    called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
-    for node in ast.walk(tree):
+    called = {id(n.func) for n in all_nodes(tree) if isinstance(n, ast.Call)}
+    for node in all_nodes(tree):
         if not isinstance(node, ast.Attribute) or not (
                 node.attr in REACH_NAMES or node.attr in STDLIB_MODULES and id(node) not in called):
             continue
@@ -517,7 +523,7 @@ def _private_reach(tree):
     modules = _module_aliases(tree)
     own = _own_private_attributes(tree)
     methods_self, methods = _method_self_names(tree)
-    for node in ast.walk(tree):
+    for node in all_nodes(tree):
         if isinstance(node, ast.Attribute) and node.attr in methods and \
                 id(node.value) not in methods_self and not _is_super(node.value):
             yield node.lineno, f"reads the method .{node.attr} off " \
@@ -547,12 +553,12 @@ def _own_private_attributes(tree) -> set[str]:
     define (`def _normalize(self, x)` called as `self._normalize(x)`: the commonest shape of
     LLM-written code, refused before: honest round 11), unless nn.Module has one of that
     name (an override of torch's own machinery is no name of the candidate's)."""
-    written = {t.attr for node in ast.walk(tree) if isinstance(node, ast.Assign | ast.AugAssign
+    written = {t.attr for node in all_nodes(tree) if isinstance(node, ast.Assign | ast.AugAssign
                                                                | ast.AnnAssign)
                for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
                and t.value.id == "self" and _private(t.attr)}
-    defined = {fn.name for cls in ast.walk(tree) if isinstance(cls, ast.ClassDef)
+    defined = {fn.name for cls in all_nodes(tree) if isinstance(cls, ast.ClassDef)
                for fn in cls.body if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef)
                and _private(fn.name)}
     if not defined:
@@ -568,7 +574,7 @@ def _method_self_names(tree) -> tuple[set[int], set[str]]:
     the names of those methods that read a private name off it (read off anything but `self`
     or super(), such a method runs with a self the caller chose: `A.go(torch)`)."""
     found, methods = set(), set()
-    for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
+    for cls in (n for n in all_nodes(tree) if isinstance(n, ast.ClassDef)):
         for fn in cls.body:
             if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) or not fn.args.args \
                     or fn.args.args[0].arg != "self" or fn.decorator_list:
@@ -632,7 +638,7 @@ CASTS = {"to", "cast", "bitcast"}
 def _pointer_cast(tree):
     if detect_language(tree, "") != "triton":
         return
-    for node in ast.walk(tree):
+    for node in all_nodes(tree):
         name = node.attr if isinstance(node, ast.Attribute) else \
             node.id if isinstance(node, ast.Name) else None
         if name in POINTER_MAKERS:
@@ -661,7 +667,7 @@ def _format_field(tree):
     import string
 
     triton = detect_language(tree, "") == "triton"
-    for node in ast.walk(tree):
+    for node in all_nodes(tree):
         if not (isinstance(node, ast.Attribute) and node.attr in ("format", "format_map")):
             continue
         literal = node.value.value if isinstance(node.value, ast.Constant) and \
@@ -693,13 +699,13 @@ def _field_access(text: str, formatter) -> bool:
 def _cross_program_rmw(tree):
     for kernel in _triton_kernels(tree):
         vectors = _names_with_arange(kernel)
-        made_of = _sources(kernel)
+        made_of = _sources(kernel, vectors)
         loads = {made_of(_pointer(c))[0] for c in _calls_to(kernel, "load")}
         for call in _calls_to(kernel, "store"):
             pointer = _pointer(call)
             text = ast.unparse(pointer)
-            roots, through = made_of(pointer)
-            if roots in loads and "arange" not in text and not through & vectors:
+            roots, through_vector = made_of(pointer)
+            if roots in loads and "arange" not in text and not through_vector:
                 yield call.lineno, f"loads and stores {text} in {kernel.name}: a " \
                                    "read-modify-write of one address that several programs " \
                                    "may share races on a GPU (the CPU interpreter runs " \
@@ -721,10 +727,16 @@ def _pointer(call: ast.Call) -> ast.AST:
     return call.args[0]
 
 
-def _sources(kernel: ast.FunctionDef):
+def _sources(kernel: ast.FunctionDef, vectors: set[str] = frozenset()):
     """A function of an expression: (the kernel's arguments and other unassigned names it is
     made of, through the kernel's assignments (`p = out_ptr + row`: p is out_ptr and row);
-    every name met on the way)."""
+    whether any name met on the way is one of `vectors`).
+
+    Each name's answer is computed once, over the graph of what each name is assigned from
+    (its strongly connected components, in one iterative pass), roots as a bitset: following
+    the assignments afresh for every load and store was quadratic in a long kernel (a chain
+    `p1 = p0 + 1`, `p2 = p1 + 1`, ... with a load and a store on every line: 17 s of this rule
+    at the scan's size bound, red-team round 15, E110)."""
     assigned: dict[str, set[str]] = {}
     for n in ast.walk(kernel):
         if isinstance(n, ast.Assign | ast.AugAssign | ast.AnnAssign) and n.value is not None:
@@ -732,20 +744,68 @@ def _sources(kernel: ast.FunctionDef):
                 if isinstance(t, ast.Name):
                     assigned.setdefault(t.id, set()).update(
                         x.id for x in ast.walk(n.value) if isinstance(x, ast.Name))
+    bit: dict[str, int] = {}  # an unassigned name's bit
+    answer: dict[str, tuple[int, bool]] = {}  # name -> (roots as bits, a vector met)
 
-    def made_of(expr: ast.AST) -> tuple[frozenset[str], set[str]]:
-        todo = [x.id for x in ast.walk(expr) if isinstance(x, ast.Name)]
-        seen, roots = set(), set()
-        while todo:
-            name = todo.pop()
-            if name in seen:
-                continue
-            seen.add(name)
-            if name in assigned:
-                todo += assigned[name]
+    def solve(start: str) -> tuple[int, bool]:
+        # Tarjan's strongly connected components, iteratively (a chain is deeper than the
+        # interpreter's stack): every name of a component reaches what the others reach
+        index: dict[str, int] = {}
+        low: dict[str, int] = {}
+        stack: list[str] = []
+        on_stack: set[str] = set()
+        work = [(start, iter(sorted(assigned.get(start, ()))))]
+        index[start] = low[start] = 0
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            name, successors = work[-1]
+            for nxt in successors:
+                if nxt in answer:
+                    continue
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(sorted(assigned.get(nxt, ())))))
+                    break
+                if nxt in on_stack:
+                    low[name] = min(low[name], index[nxt])
             else:
-                roots.add(name)
-        return frozenset(roots), seen
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[name])
+                if low[name] == index[name]:
+                    members = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        members.append(member)
+                        if member == name:
+                            break
+                    roots, vector = 0, False
+                    for member in members:
+                        vector = vector or member in vectors
+                        if member not in assigned:
+                            roots |= bit.setdefault(member, 1 << len(bit))
+                            continue
+                        for nxt in assigned[member]:
+                            if nxt in answer:
+                                roots |= answer[nxt][0]
+                                vector = vector or answer[nxt][1]
+                    for member in members:
+                        answer[member] = (roots, vector)
+        return answer[start]
+
+    def made_of(expr: ast.AST) -> tuple[int, bool]:
+        roots, vector = 0, False
+        for x in ast.walk(expr):
+            if isinstance(x, ast.Name):
+                found = answer.get(x.id) or solve(x.id)
+                roots |= found[0]
+                vector = vector or found[1]
+        return roots, vector
     return made_of
 
 

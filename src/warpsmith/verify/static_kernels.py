@@ -16,7 +16,7 @@ import functools
 from collections.abc import Iterator
 
 from . import static_rules
-from .static_base import REJECT, _triton_kernels, rule
+from .static_base import REJECT, _triton_kernels, all_nodes, per_tree, rule
 
 # Builtins Triton's code generator maps or runs (range, min, max, print) or that act on tuples
 # and tensors as the compiler does; int/float/bool only on compile-time values (below).
@@ -56,12 +56,13 @@ def _host_python_in_kernel(tree):
 
 
 def _host_python(tree, names, returns, jit: set[str]):
-    plain = {n.name: n for n in ast.walk(tree)
+    plain = {n.name: n for n in all_nodes(tree)
              if isinstance(n, ast.FunctionDef) and n.name not in jit}
     seen, todo = set(), list(_triton_kernels(tree))
-    hosts = set(plain) | {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+    plain_names = set(plain)
+    hosts = set(plain) | {n.name for n in all_nodes(tree) if isinstance(n, ast.ClassDef)}
     objects = _host_objects(tree, hosts, names) - jit
-    strings = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign | ast.AnnAssign)
+    strings = {t.id for n in all_nodes(tree) if isinstance(n, ast.Assign | ast.AnnAssign)
                and n.value is not None and _stringy(n.value)
                for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
                for t in ast.walk(t) if isinstance(t, ast.Name)}
@@ -72,13 +73,14 @@ def _host_python(tree, names, returns, jit: set[str]):
         seen.add(id(fn))
         static = _compile_time_names(fn, tree)
         unrolled = static | _static_range_names(fn, names)
+        known = jit | set(_params(fn))  # once a function, not once a call (quadratic)
         for node in _body_nodes(fn):
             if isinstance(node, ast.Call):
                 if isinstance(node.func, ast.Attribute) and _value_names(node.func.value) & objects:
                     yield node.lineno, f"calls {ast.unparse(node.func)[:40]}, a method of " \
                         "a module-level object: host Python, whatever it is named (A02, C02)"
                     continue
-                callee = _callee(node, names, returns, jit | set(_params(fn)), set(plain))
+                callee = _callee(node, names, returns, known, plain_names)
                 if callee == "plain":
                     todo.append(plain[node.func.id])
                 elif callee is None and not _all_static(node, static):
@@ -115,7 +117,7 @@ def _host_function_handed_in(tree, names, returns, jit: set[str]):
     or a function of a host module handed to a kernel runs as host Python under the
     interpreter (the rule above checks a plain function a kernel calls by name, not one
     passed in). The worker refuses such a launch at run time as well (lang/triton_compat)."""
-    plain = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.ClassDef)
+    plain = {n.name for n in all_nodes(tree) if isinstance(n, ast.FunctionDef | ast.ClassDef)
              and n.name not in jit}
     for kernel in _triton_kernels(tree):  # a parameter's default is handed in at every launch
         for default in [*kernel.args.defaults, *filter(None, kernel.args.kw_defaults)]:
@@ -123,15 +125,15 @@ def _host_function_handed_in(tree, names, returns, jit: set[str]):
                     and isinstance(default.func, ast.Name) and default.func.id in plain:
                 yield default.lineno, f"kernel {kernel.name} defaults a parameter to " \
                     f"{ast.unparse(default)[:40]}: a kernel may call only @triton.jit functions"
-    classes = {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+    classes = {n.name for n in all_nodes(tree) if isinstance(n, ast.ClassDef)}
 
     def made(value: ast.AST) -> bool:  # an object of the file's class
         return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and \
             value.func.id in classes
 
-    objects = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and made(n.value)
+    objects = {t.id for n in all_nodes(tree) if isinstance(n, ast.Assign) and made(n.value)
                for t in n.targets if isinstance(t, ast.Name)}
-    for node in ast.walk(tree):
+    for node in all_nodes(tree):
         if isinstance(node, ast.Call) and _launched(node.func) in jit:
             for arg in [*node.args, *(k.value for k in node.keywords)]:
                 if made(arg) or isinstance(arg, ast.Name) and arg.id in objects:
@@ -214,7 +216,7 @@ def _host_objects(tree: ast.Module, hosts: set[str], names) -> set[str]:
                   and isinstance(n.ctx, ast.Store)}
     # `global H; H = Host()` in a method binds a module-level object the module's own
     # statements never show (round 8: `H = 0` there, a host object after __init__)
-    bound |= {name for n in ast.walk(tree) if isinstance(n, ast.Global) for name in n.names}
+    bound |= {name for n in all_nodes(tree) if isinstance(n, ast.Global) for name in n.names}
     return hosts | bound
 
 
@@ -300,11 +302,12 @@ def _compile_time_names(fn: ast.FunctionDef, tree: ast.Module) -> set[str]:
     params = {a.arg: a for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
     static = {name for name, a in params.items()
               if a.annotation is not None and "constexpr" in ast.unparse(a.annotation)}
-    rebound = {name for n in ast.walk(tree) if isinstance(n, ast.Global) for name in n.names}
-    static |= {t.id for node in tree.body if isinstance(node, ast.Assign)
-               for t in node.targets if isinstance(t, ast.Name)
-               and _all_static(node.value, set()) and t.id not in set(params) | rebound}
     nodes = list(_body_nodes(fn))
+    # the module's constants this body names (only they can matter to a question about it):
+    # all of them, for each of many kernels, was quadratic (red-team round 15)
+    module = _module_static_names(tree)
+    static |= {n.id for n in nodes if isinstance(n, ast.Name) and n.id in module
+               and n.id not in params}
     assigned = [(t, node.value) for node in nodes if isinstance(node, ast.Assign)
                 for t in node.targets if isinstance(t, ast.Name)]
     plain = {id(t) for t, _ in assigned}
@@ -331,6 +334,15 @@ def _compile_time_names(fn: ast.FunctionDef, tree: ast.Module) -> set[str]:
             candidates.discard(name)
             gone += readers.pop(name, ())
     return candidates - (set(params) - static) - otherwise
+
+
+@per_tree
+def _module_static_names(tree: ast.Module) -> set[str]:
+    """Module-level names assigned a compile-time value, none declared `global` anywhere."""
+    rebound = {name for n in all_nodes(tree) if isinstance(n, ast.Global) for name in n.names}
+    return {t.id for node in tree.body if isinstance(node, ast.Assign)
+            for t in node.targets if isinstance(t, ast.Name)
+            and _all_static(node.value, set()) and t.id not in rebound}
 
 
 def _static_reads(node: ast.AST) -> tuple[bool, set[str]]:
@@ -396,10 +408,12 @@ def _global_in_kernel(tree):
         local = set(_params(fn)) | {n.id for n in _body_nodes(fn) if isinstance(n, ast.Name)
                                     and not isinstance(n.ctx, ast.Load)}
         local |= {n.arg for n in _body_nodes(fn) if isinstance(n, ast.arg)}
+        # once a kernel, not once a name read (the union is as large as the kernel: a
+        # quadratic scan of a long kernel, red-team round 15, E110)
+        known = local | TRITON_BUILTINS | enclosed.get(id(fn), set())
         for node in _body_nodes(fn):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and \
-                    node.id not in local | TRITON_BUILTINS | enclosed.get(id(fn), set()) \
-                    and not allowed.get(node.id, False):
+                    node.id not in known and not allowed.get(node.id, False):
                 yield node.lineno, (
                     f"kernel {fn.name} reads the global {node.id}, which Triton's compiler "
                     "refuses in a kernel (a NameError on a GPU: only modules, @triton.jit "
@@ -478,7 +492,7 @@ def _enclosed_names(tree: ast.Module) -> dict[int, set[str]]:
     """For a kernel defined inside a function: the names that function binds (a closure,
     which this rule leaves alone)."""
     enclosed: dict[int, set[str]] = {}
-    for outer in ast.walk(tree):
+    for outer in all_nodes(tree):
         if isinstance(outer, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
             bound = {n.id for n in ast.walk(outer) if isinstance(n, ast.Name)
                      and not isinstance(n.ctx, ast.Load)}

@@ -25,6 +25,8 @@ from .static_base import (
     REJECT,
     _dotted,
     _module_allowed,
+    all_nodes,
+    per_tree,
     rule,
 )
 
@@ -65,12 +67,13 @@ MAX_PATHS = 64
 OVERFLOW = "<more-references-than-the-scan-follows>"
 
 
+@per_tree
 def bindings(tree: ast.Module) -> dict[str, set[str]]:
     """Local name -> the dotted paths it may hold: from imports, then from names bound to a
     plain reference (`T = torch.Tensor`, `for m in (torch.os,)`, `def f(E=torch.os.environ)`,
     `x := ...`, a function returning one), to a fixpoint; at most MAX_PATHS a name."""
     names: dict[str, set[str]] = collections.defaultdict(set)
-    for node in ast.walk(tree):
+    for node in all_nodes(tree):
         if isinstance(node, ast.Import):
             for a in node.names:
                 local = a.asname or a.name.split(".")[0]
@@ -90,9 +93,10 @@ def bindings(tree: ast.Module) -> dict[str, set[str]]:
     return names
 
 
+@per_tree
 def _reference_bindings(tree: ast.Module):
     pairs, returns = [], collections.defaultdict(list)
-    for node in ast.walk(tree):
+    for node in all_nodes(tree):
         if isinstance(node, ast.Assign):
             pairs += [(n, node.value) for t in node.targets for n in _target_names(t)]
         elif isinstance(node, ast.AnnAssign | ast.AugAssign | ast.NamedExpr) and node.value:
@@ -107,7 +111,7 @@ def _reference_bindings(tree: ast.Module):
                 continue
             returns[node.name] += [n.value for n in ast.walk(node)
                                    if isinstance(n, ast.Return) and n.value is not None]
-    for node in ast.walk(tree):  # `get = lambda: torch.Tensor` returns a reference too
+    for node in all_nodes(tree):  # `get = lambda: torch.Tensor` returns a reference too
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
             for t in node.targets:
                 for n in _target_names(t):
@@ -163,16 +167,21 @@ def resolve(path: str):
 def walk(path: str) -> tuple[tuple[str, object], ...]:
     """(prefix, object) for each step of a path rooted at an allowed module, as far as it can
     be known without running anything but the import of allowed modules."""
-    root, *rest = path.split(".")
+    # part by part, as far as it resolves: splitting the whole path first cost its length
+    # for every path, and a chain of aliases `a1 = a0.nn`, `a2 = a1.nn`, ... makes paths as
+    # long as the file (quadratic: red-team round 15)
+    end = path.find(".")
+    root = path if end < 0 else path[:end]
     if not _module_allowed(root) or importlib.util.find_spec(root) is None:
         return ()
     obj = importlib.import_module(root)
     steps = [(root, obj)]
-    for i, part in enumerate(rest):
-        obj = _static_attr(obj, part)
+    while end >= 0:
+        start, end = end + 1, path.find(".", end + 1)
+        obj = _static_attr(obj, path[start:] if end < 0 else path[start:end])
         if obj is MISSING:
             break
-        steps.append((".".join([root, *rest[:i + 1]]), obj))
+        steps.append((path if end < 0 else path[:end], obj))
         if isinstance(obj, types.ModuleType) and not _module_allowed(obj.__name__):
             break
     return tuple(steps)
@@ -210,9 +219,15 @@ def _has_spec(name: str) -> bool:
         return False
 
 
+@per_tree
+def references(tree: ast.Module) -> list[tuple[int, str]]:
+    """_references against the file's own bindings, once a scan."""
+    return list(_references(tree, bindings(tree)))
+
+
 def _references(tree: ast.Module, names: dict[str, set[str]]) -> Iterator[tuple[int, str]]:
     """(line, resolved path) for every dotted reference and every `from m import name`."""
-    for node in ast.walk(tree):
+    for node in all_nodes(tree):
         if isinstance(node, ast.Attribute) and _dotted(node):
             head, _, tail = _dotted(node).partition(".")
             for base in names.get(head, ()):
@@ -227,7 +242,7 @@ def _module_reach(tree):
     """`torch.os`, `typing.sys`, `F.np`, `torch.nn.modules.module.sys`: an allowed module's
     attribute that is itself a module off the allow-list reaches the OS all the same."""
     seen = set()
-    for line, path in _references(tree, bindings(tree)):
+    for line, path in references(tree):
         if path.startswith(CUSTOM_OP_PATHS):
             continue  # custom-op says why
         for prefix, obj in walk(path):
@@ -243,7 +258,7 @@ def _by_string(tree):
     """getattr and friends passed around as values, operator.attrgetter / methodcaller, and
     annotations evaluated by typing: each reaches any attribute by a string built at run time."""
     reported = _reported_calls(tree)  # dynamic-code already names these calls
-    for node in ast.walk(tree):
+    for node in all_nodes(tree):
         if isinstance(node, ast.Name) and node.id in BY_STRING_NAMES and id(node) not in reported:
             yield node.lineno, f"uses {node.id}: attributes and bytes reached by strings or " \
                                "buffers are not allowed"
@@ -255,11 +270,12 @@ def _by_string(tree):
                     yield node.lineno, f"imports {a.name}: attribute access by a string"
 
 
+@per_tree
 def _reported_calls(tree: ast.Module) -> set[int]:
     """ids of call targets an older rule reports already (dynamic-code, forbidden-call)."""
     from .static import FORBIDDEN_CALLS, FORBIDDEN_METHODS
 
-    return {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call) and (
+    return {id(n.func) for n in all_nodes(tree) if isinstance(n, ast.Call) and (
         isinstance(n.func, ast.Name) and n.func.id in FORBIDDEN_CALLS
         or isinstance(n.func, ast.Attribute) and n.func.attr in FORBIDDEN_METHODS)}
 
@@ -269,7 +285,7 @@ def _host_data(tree):
     """A tensor's data on the host (bound or unbound `tolist`, `numpy`, `apply_`, storage
     bytes) is computing the dispatch guard cannot see."""
     reported = _reported_calls(tree)
-    for node in ast.walk(tree):
+    for node in all_nodes(tree):
         if isinstance(node, ast.Attribute) and node.attr in HOST_ATTRS and id(node) not in reported:
             yield node.lineno, f"uses .{node.attr}: host-side access to tensor data is not " \
                                "allowed in a candidate"
@@ -277,11 +293,10 @@ def _host_data(tree):
 
 @rule("custom-op", REJECT)
 def _custom_op(tree):
-    names = bindings(tree)
-    for line, path in _references(tree, names):
+    for line, path in references(tree):
         if path.startswith(CUSTOM_OP_PATHS):
             yield line, f"uses {path}: custom ops run outside the dispatch guard"
-    for node in ast.walk(tree):
+    for node in all_nodes(tree):
         if isinstance(node, ast.Attribute) and node.attr in CUSTOM_OP_ATTRS:
             yield node.lineno, f"registers an op implementation through .{node.attr}"
 
@@ -290,18 +305,18 @@ def _custom_op(tree):
 def _dunder_method(tree):
     """`__iter__` on a returned namedtuple, `__repr__`, `__eq__`, `__torch_function__` …: run
     when the worker, torch or Python touches the object, outside forward and its guard."""
-    for node in ast.walk(tree):
+    for node in all_nodes(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _is_dunder(node.name) \
                 and node.name not in ALLOWED_DUNDER_DEFS:
             yield node.lineno, f"defines {node.name}, which runs outside forward's guard"
-    for scope in [tree, *(n for n in ast.walk(tree) if isinstance(n, ast.ClassDef))]:
+    for scope in [tree, *(n for n in all_nodes(tree) if isinstance(n, ast.ClassDef))]:
         for stmt in scope.body:
             targets = stmt.targets if isinstance(stmt, ast.Assign) else \
                 [stmt.target] if isinstance(stmt, ast.AnnAssign | ast.AugAssign) else []
             for name in (n for t in targets for n in _target_names(t)):
                 if _is_dunder(name) and name not in ALLOWED_DUNDER_NAMES:
                     yield stmt.lineno, f"binds {name}, which runs outside forward's guard"
-    for node in ast.walk(tree):  # a class built from a namespace: make_dataclass(namespace=
+    for node in all_nodes(tree):  # a class built from a namespace: make_dataclass(namespace=
         # {"__iter__": f}) defines the method no def or class body shows (E41)
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and \
                 _is_dunder(node.value) and node.value not in DUNDER_STRINGS:
@@ -330,7 +345,7 @@ def local_subclasses(tree: ast.Module, is_base) -> tuple[list[ast.ClassDef], set
     """The file's classes, and the names of those with a base `is_base(base, names, found)`
     accepts: a subclass of such a local class is one too (three levels deep)."""
     names, found = bindings(tree), set()
-    classes = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
+    classes = [n for n in all_nodes(tree) if isinstance(n, ast.ClassDef)]
     for _ in range(3):
         for node in classes:
             if any(is_base(b, names, found) for b in node.bases):
@@ -359,7 +374,7 @@ def tensor_subclass_bases(tree: ast.Module) -> Iterator[tuple[int, str]]:
     names = bindings(tree)
     import torch
 
-    for node in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
+    for node in (n for n in all_nodes(tree) if isinstance(n, ast.ClassDef)):
         for base in node.bases:
             paths = paths_of(base, names) | ({_dotted(base)} if _dotted(base) else set())
             objs = [resolve(p) for p in paths if p != TYPE_OF]
@@ -373,7 +388,7 @@ def patched_objects(tree: ast.Module) -> Iterator[tuple[int, str]]:
     an allowed module: `T = torch.Tensor; T.clone = f`, `type(x).clone = f`, `del E[k]`."""
     names = bindings(tree)
     _, returns = _reference_bindings(tree)
-    for node in ast.walk(tree):
+    for node in all_nodes(tree):
         targets = node.targets if isinstance(node, ast.Assign | ast.Delete) else \
             [node.target] if isinstance(node, ast.AugAssign | ast.AnnAssign) else []
         for target in targets:
