@@ -96,11 +96,13 @@ def verify(task: Task | str, candidate: Path | str, device: str | None = None,
     with candidate.open("rb") as f:  # read once: the scan and the worker get these bytes
         data = f.read(static.MAX_SOURCE_BYTES + 1)  # a larger file is never read whole
     if len(data) > static.MAX_SOURCE_BYTES:
-        return _too_large(task, candidate, device)
+        return _unread(task, candidate, device, "rejected", static.too_large(
+            f"more than {static.MAX_SOURCE_BYTES} bytes"), rules=(static.TOO_LARGE,))
     try:
         source = static.decode(data)  # as the import decodes them (its cookie, a BOM)
     except SyntaxError as e:  # a verdict, not an exception: a service goes on
-        return _not_text(task, candidate, device, e)
+        return _unread(task, candidate, device, "compile_error",
+                       f"the candidate file is not Python source text ({str(e)[:200]})")
     prof = get_profile(profile) if isinstance(profile, str) else profile
     device = device or ("cuda" if torch.cuda.is_available() else "cpu")
     base = Verdict(status="crashed", task=task.name, candidate=str(candidate), device=device,
@@ -148,17 +150,11 @@ def _guarded_run(task, candidate: Source, device, prof, base) -> Verdict:
             torch.cuda.empty_cache()
 
 
-def _not_text(task: Task, candidate: Path, device: str | None, e: SyntaxError):
-    verdict = Verdict(status="compile_error", task=task.name, candidate=str(candidate),
-                      device=device or "cpu", reasons=(
-                          f"the candidate file is not Python source text ({str(e)[:200]})",))
-    return replace(verdict, feedback=feedback_text(verdict))
-
-
-def _too_large(task: Task, candidate: Path, device: str | None) -> Verdict:
-    verdict = Verdict(status="rejected", task=task.name, candidate=str(candidate),
-                      device=device or "cpu", rules=(static.TOO_LARGE,), reasons=(
-                          static.too_large(f"more than {static.MAX_SOURCE_BYTES} bytes"),))
+def _unread(task: Task, candidate: Path, device: str | None, status: str, reason: str,
+            rules: tuple[str, ...] = ()) -> Verdict:
+    """A verdict on the file before its text exists (not Python source text, too large)."""
+    verdict = Verdict(status=status, task=task.name, candidate=str(candidate),
+                      device=device or "cpu", reasons=(reason,), rules=rules)
     return replace(verdict, feedback=feedback_text(verdict))
 
 
