@@ -3,7 +3,7 @@ from dataclasses import replace
 import pytest
 
 from warpsmith.types import Timing, Verdict
-from warpsmith.verify import pipeline
+from warpsmith.verify import gpulock, pipeline
 from warpsmith.verify.gates import apply_gates, implausible, remeasured
 
 
@@ -86,7 +86,7 @@ def test_the_pipeline_verifies_an_implausible_result_again(monkeypatch, first_us
     verdict = pipeline._run(pipeline.resolve_task("level1/relu"), None, "cpu",
                             pipeline.get_profile("quick"),
                             Verdict(status="crashed", task="level1/relu", candidate="c.py",
-                                    device="cpu"))
+                                    device="cpu"), gpulock.Hold(None))
     assert len(calls) == runs and verdict.status == "passed"
     assert verdict.speedup_vs_eager == (10.0 if runs == 2 else 4.0)
     assert any(w.startswith("implausibly-fast") for w in verdict.warnings) == (runs == 2)

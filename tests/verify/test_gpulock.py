@@ -1,53 +1,183 @@
-"""One verification at a time on a GPU, across processes (verify/gpulock.py). Run here with
-the GPU check and the lock's path pointed at a test file: the flock itself is the real one."""
+"""Verifications sharing a GPU, across processes (verify/gpulock.py, issue 28): shared while
+they prepare and check, alone while timed, each within its memory reservation. Run here with
+the GPU check and the lock's path pointed at a test file: the flocks are the real ones."""
 
 import subprocess
 import sys
 import time
 
-from warpsmith.verify import gpulock
+import pytest
+
+from warpsmith.types import Verdict
+from warpsmith.verify import gpulock, pipeline
 
 HOLDER = '''
 import sys, time
 from warpsmith.verify import gpulock
 gpulock._gpu_present = lambda: True
 gpulock._path = lambda: sys.argv[1]
-with gpulock.exclusive("cuda"):
-    print("held", flush=True)
-    time.sleep(2.5)
+with gpulock.held("cuda", alone=sys.argv[2] == "alone") as hold:
+    hold.admit(int(sys.argv[3]), 10**12)
+    print(hold.mode, flush=True)
+    time.sleep(float(sys.argv[4]))
+    if sys.argv[5] == "upgrade":
+        hold.exclusive()
+        print("exclusive", flush=True)
+        time.sleep(1.0)
 '''
 
 
-def test_a_second_process_waits_for_the_first_verification_on_the_gpu(tmp_path, monkeypatch):
-    lock = str(tmp_path / "gpu.lock")
-    holder = subprocess.Popen([sys.executable, "-c", HOLDER, lock], stdout=subprocess.PIPE,
-                              text=True)
-    assert holder.stdout.readline().strip() == "held"
+def _holder(lock, mode="alone", reserve=0, sleep=2.5, then="stay"):
+    proc = subprocess.Popen([sys.executable, "-c", HOLDER, lock, mode, str(reserve),
+                             str(sleep), then], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() in ("shared", "exclusive")
+    return proc
+
+
+@pytest.fixture
+def lock(tmp_path, monkeypatch):
+    path = str(tmp_path / "gpu.lock")
     monkeypatch.setattr(gpulock, "_gpu_present", lambda: True)
-    monkeypatch.setattr(gpulock, "_path", lambda: lock)
+    monkeypatch.setattr(gpulock, "_path", lambda: path)
+    return path
+
+
+def _waited(fn) -> float:
     start = time.perf_counter()
-    with gpulock.exclusive("cuda"):
-        waited = time.perf_counter() - start
+    fn()
+    return time.perf_counter() - start
+
+
+def test_a_verification_alone_makes_the_others_wait(lock):
+    holder = _holder(lock, "alone")
+    with gpulock.held("cuda") as hold:  # shared: waits for the exclusive holder to leave
+        assert hold.mode == "shared"
     holder.wait(timeout=30)
-    assert waited > 1.5, waited  # it held the GPU for 2.5 s from before we asked
+    assert holder.returncode == 0
+
+
+def test_two_verifications_share_the_gpu_while_they_check(lock):
+    holder = _holder(lock, "share", sleep=3.0)
+    start = time.perf_counter()
+    with gpulock.held("cuda") as hold:
+        waited = time.perf_counter() - start
+        assert hold.mode == "shared" and hold.crowded
+    holder.wait(timeout=30)
+    assert waited < 1.5, waited
+
+
+def test_timing_waits_until_the_others_have_checked(lock):
+    holder = _holder(lock, "share", sleep=2.5)
+    with gpulock.held("cuda") as hold:
+        waited = _waited(hold.exclusive)
+        assert hold.mode == "exclusive"
+    holder.wait(timeout=30)
+    assert waited > 1.5, waited
+
+
+def test_two_that_want_the_gpu_alone_at_once_both_get_it(lock):
+    """Each lets its shared lock go before it waits: neither waits on the other forever."""
+    holder = _holder(lock, "share", sleep=0.5, then="upgrade")
+    with gpulock.held("cuda") as hold:
+        time.sleep(0.5)
+        hold.exclusive()
+        assert hold.mode == "exclusive"
+    assert holder.stdout.readline().strip() == "exclusive"
+    holder.wait(timeout=30)
+
+
+def test_a_waiting_timer_is_not_starved_by_new_checkers(lock):
+    """The turnstile: once a holder waits for the GPU alone, a newcomer waits behind it."""
+    first = _holder(lock, "share", sleep=2.0)
+    with gpulock.held("cuda") as hold:
+        hold.exclusive()  # waits ~2 s for `first`
+        newcomer = subprocess.Popen(
+            [sys.executable, "-c", HOLDER, lock, "share", "0", "0", "stay"],
+            stdout=subprocess.PIPE, text=True)
+        time.sleep(1.0)
+        assert newcomer.poll() is None  # still waiting: we hold the GPU alone
+    assert newcomer.stdout.readline().strip() == "shared"
+    for p in (first, newcomer):
+        p.wait(timeout=30)
+
+
+def test_reservations_admit_what_fits_beside_the_others(lock):
+    holder = _holder(lock, "share", reserve=6 << 30, sleep=3.0)
+    with gpulock.held("cuda") as hold:
+        assert not hold.admit(5 << 30, 10 << 30)  # 6 + 5 > 10: take the GPU alone first
+        assert hold.admit(4 << 30, 10 << 30)
+    holder.wait(timeout=30)
+    with gpulock.held("cuda") as hold:  # the holder left: its reservation with it
+        assert hold.admit(9 << 30, 10 << 30) and not hold.crowded
+
+
+def test_a_killed_holder_leaves_no_reservation(lock):
+    holder = _holder(lock, "share", reserve=8 << 30, sleep=60)
+    holder.kill()
+    holder.wait(timeout=30)
+    with gpulock.held("cuda") as hold:
+        assert hold.admit(9 << 30, 10 << 30) and not hold.crowded
+
+
+def test_the_quiet_budget_is_the_one_seen_alone(lock):
+    with gpulock.held("cuda") as hold:
+        assert hold.quiet(100) == 100  # alone: recorded
+    holder = _holder(lock, "share", sleep=3.0)
+    with gpulock.held("cuda") as hold:
+        assert hold.quiet(40) == 100  # beside another: the budget it would have alone
+    holder.wait(timeout=30)
 
 
 def test_the_cpu_takes_no_lock(monkeypatch):
     monkeypatch.setattr(gpulock, "_path", lambda: (_ for _ in ()).throw(AssertionError))
-    with gpulock.exclusive("cpu"):
-        pass
+    with gpulock.held("cpu") as hold:
+        assert hold.admit(1 << 50, 0) and not hold.crowded
 
 
 def test_a_static_rejection_does_not_wait_for_the_gpu(monkeypatch, tmp_path):
     """Issue 28: a file the scan rejects is answered without the GPU's lock, whatever other
     verification holds it (six verify commands at once: scan rejections waited 30-290 s)."""
-    from warpsmith.verify import gpulock, pipeline
-
-    def held(device):
+    def held(device, alone=False):
         raise AssertionError("the lock was taken for a static rejection")
 
-    monkeypatch.setattr(gpulock, "exclusive", held)
+    monkeypatch.setattr(gpulock, "held", held)
     bad = tmp_path / "bad.py"
     bad.write_text("import os\nclass ModelNew:\n    pass\n")
     v = pipeline.verify("level1/relu", bad, device="cpu", use_cache=False)
     assert v.status == "rejected", v
+
+
+def _verdict(status, *reasons):
+    return Verdict(status=status, task="t", candidate="c.py", device="cuda", reasons=reasons)
+
+
+@pytest.mark.parametrize("verdict, by_memory", [
+    (_verdict("too_large", "the plan needs 90 GiB"), True),
+    (_verdict("runtime_error", "OutOfMemoryError during forward: CUDA out of memory"), True),
+    (_verdict("crashed", "the candidate's process held about 9 GiB of GPU memory beyond its "
+                         "share of the memory plan (1 GiB) while timed"), True),
+    (_verdict("runtime_error", "ValueError during forward: out of memory (said the kernel)"),
+     False),
+    (_verdict("incorrect", "OutOfMemoryError during forward"), False),
+    (_verdict("passed"), False),
+])
+def test_which_verdicts_memory_decided(verdict, by_memory):
+    assert pipeline.decided_by_memory(verdict) == by_memory
+
+
+def test_a_verdict_memory_decided_beside_others_is_made_again_alone(monkeypatch, lock):
+    """A candidate never pays for the load: an out-of-memory while the GPU was shared is
+    run again with the GPU to itself, and that verdict stands."""
+    modes = []
+
+    def run(task, candidate, device, prof, base, hold):
+        modes.append(hold.mode)
+        if hold.mode == "shared":
+            hold.crowded = True
+            return _verdict("runtime_error", "OutOfMemoryError during forward")
+        return _verdict("incorrect", "output 0 differs")
+
+    monkeypatch.setattr(pipeline, "_guarded_run", run)
+    verdict = pipeline._held_run(None, None, "cuda", None, None)
+    assert modes == ["shared", "exclusive"] and verdict.status == "incorrect"
+    assert any("GPU to itself" in w for w in verdict.warnings)

@@ -82,6 +82,7 @@ class BaselineProcess:
 
     def _job(self, task: Task, prepared: Prepared, prof: VerifyProfile, device: str) -> None:
         self.ready: dict | None = None
+        self.failed: BaselineFailed | None = None  # its ready frame's failure, kept
         self.startup: dict[str, float] = {}  # seconds: where the wait for `ready` went
         self.asked = time.perf_counter()
         self.proc.tell(_job(task, prepared, prof, device, self.keep))
@@ -91,14 +92,22 @@ class BaselineProcess:
     def wait_ready(self) -> dict:
         """Its `ready` frame: the implementations it warmed up, notes on those it left out,
         eager's seconds per call. Waited for without a limit of the candidate's (the
-        candidate's worker is stopped meanwhile), within the profile's timeout."""
+        candidate's worker is stopped meanwhile), within the profile's timeout. Asked
+        again after a failure, the same failure (the frame was read once)."""
+        if self.failed is not None:
+            raise self.failed
         if self.ready is None:
             began = time.perf_counter()
-            head, _, arrived = self._next("ready")
-            impls, per_call = head.get("impls"), head.get("per_call_s")
-            if not isinstance(impls, list) or "eager" not in impls or \
-                    not isinstance(per_call, float):
-                raise BaselineFailed("the baselines' process sent a malformed ready frame")
+            try:
+                head, _, arrived = self._next("ready")
+                impls, per_call = head.get("impls"), head.get("per_call_s")
+                if not isinstance(impls, list) or "eager" not in impls or \
+                        not isinstance(per_call, float):
+                    raise BaselineFailed("the baselines' process sent a malformed ready "
+                                         "frame")
+            except BaselineFailed as e:
+                self.failed = e
+                raise
             self.ready = head
             self.startup = _startup(head.get("startup_s"), arrived - self.asked,
                                     time.perf_counter() - began)

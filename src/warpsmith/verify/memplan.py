@@ -177,9 +177,12 @@ class Plan:
     block_sets: int = MAX_BLOCK_SETS  # the most sets a timing block may hold (no plan: the cap)
 
 
-def plan(task: Task, shape: str, prof: VerifyProfile, device: str) -> Plan:
+def plan(task: Task, shape: str, prof: VerifyProfile, device: str,
+         quiet: int | None = None) -> Plan:
     """The profile cut to fit; TooLarge when not even one timing set fits. `shape`: the
-    largest shape to be checked."""
+    largest shape to be checked. `quiet`: the budget with no other verification on the GPU
+    (gpulock.Hold.quiet), which sizes the timing blocks, so that a plan made beside others
+    is the one made alone; where the memory free now holds fewer, that is a cut."""
     try:
         s = sizes(task, shape, device)
     except Exception:  # the task's own code on meta tensors (`.item()`): no plan, no cut;
@@ -187,7 +190,8 @@ def plan(task: Task, shape: str, prof: VerifyProfile, device: str) -> Plan:
     budget = available(device)
     timed = device == "cuda"
     cuts = []
-    for step, sets, cut in _ladder(prof, block_sets(s, budget, prof.timing_sets)):
+    most = block_sets(s, budget if quiet is None else int(quiet), prof.timing_sets)
+    for step, sets, cut in _ladder(prof, most, block_sets(s, budget, prof.timing_sets)):
         cuts += [cut] if cut else []
         if (bytes_ := needed(s, sets if timed else 0)) <= budget:
             trusted, worker = sides(s, sets if timed else 0)
@@ -195,9 +199,12 @@ def plan(task: Task, shape: str, prof: VerifyProfile, device: str) -> Plan:
     raise TooLarge(bytes_, budget, device)
 
 
-def _ladder(prof: VerifyProfile, most: int):
-    """(profile, sets a timing block holds, what was cut), from the most to the least."""
+def _ladder(prof: VerifyProfile, most: int, fitting: int):
+    """(profile, sets a timing block holds, what was cut), from the most to the least.
+    `fitting`: the most the memory free now holds."""
     yield prof, most, ""
+    if prof.timing_sets < fitting < most:
+        yield prof, fitting, f"timing blocks cut to {fitting} sets by the memory free now"
     if most > prof.timing_sets:
         yield prof, prof.timing_sets, f"timing blocks cut to {prof.timing_sets} calls"
     if prof.timing_sets > 1:  # the only counts the plan grows with: checked calls stream

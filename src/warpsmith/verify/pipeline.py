@@ -5,6 +5,7 @@ Each stage is a named function; a candidate's failure is a Verdict, never an exc
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import hashlib
@@ -115,9 +116,8 @@ def verify(task: Task | str, candidate: Path | str, device: str | None = None,
     # the static stages need no GPU: a rejection never waits for another verification's
     verdict = _static_verdict(scan, base, device, source, prof)
     if verdict is None:
-        with gpulock.exclusive(device):
-            verdict = _guarded_run(task, src, device, prof, replace(base, warnings=tuple(
-                str(f) for f in scan.warnings)))
+        verdict = _held_run(task, src, device, prof, replace(base, warnings=tuple(
+            str(f) for f in scan.warnings)))
     if not jail.current().ok:  # never silently weaker
         verdict = replace(verdict, warnings=verdict.warnings + (
             f"no OS sandbox: {jail.current().detail}",))
@@ -137,9 +137,39 @@ class Source:
     text: str
 
 
-def _guarded_run(task, candidate: Source, device, prof, base) -> Verdict:
+def _held_run(task, candidate: Source, device, prof, base) -> Verdict:
+    """Everything after the static scan, under the GPU's hold (gpulock.py): shared with other
+    verifications while the cases are prepared and checked, alone while timed. A verdict
+    that memory decided while another verification shared the GPU is the load's doing, not
+    the candidate's: it is run again with the GPU to itself, and that verdict stands."""
+    with gpulock.held(device) as hold:
+        verdict = _guarded_run(task, candidate, device, prof, base, hold)
+    if hold.crowded and decided_by_memory(verdict):
+        with gpulock.held(device, alone=True) as hold:
+            verdict = _guarded_run(task, candidate, device, prof, base, hold)
+        verdict = replace(verdict, warnings=verdict.warnings + (
+            "run again with the GPU to itself: beside other verifications it ran out of "
+            "memory",))
+    return verdict
+
+
+# How the verdicts that memory decided begin (outcome._error_verdict, collect.blame_if_held)
+MEMORY_ERRORS = ("OutOfMemoryError during", "MemoryError during")
+MEMORY_BLAME = "GiB of GPU memory beyond its share"
+
+
+def decided_by_memory(verdict: Verdict) -> bool:
+    """too_large, or a failure that memory ran out for; a candidate that says so to be run
+    again gets its verdict alone, never a softer one."""
+    if verdict.status == "too_large":
+        return True
+    return verdict.status in ("runtime_error", "crashed") and any(
+        r.startswith(MEMORY_ERRORS) or MEMORY_BLAME in r for r in verdict.reasons)
+
+
+def _guarded_run(task, candidate: Source, device, prof, base, hold) -> Verdict:
     try:
-        return _run(task, candidate, device, prof, base)
+        return _run(task, candidate, device, prof, base, hold)
     except (torch.OutOfMemoryError, MemoryError) as e:  # the plan's estimate fell short
         return replace(base, status="too_large", reasons=(
             f"the verifier ran out of memory holding the task's cases ({type(e).__name__}); "
@@ -167,8 +197,8 @@ def _scan(task: Task, source: str, device: str) -> static.Scan:
     return scan
 
 
-def _run(task, candidate: Source, device, prof, base) -> Verdict:
-    """Everything after the static scan (passed), under the GPU's lock."""
+def _run(task, candidate: Source, device, prof, base, hold: gpulock.Hold) -> Verdict:
+    """Everything after the static scan (passed), under the GPU's hold."""
     if device == "cuda" and not torch.cuda.is_available():
         return replace(base, status="needs_gpu", reasons=("--device cuda, but no GPU is here",))
     try:
@@ -176,7 +206,7 @@ def _run(task, candidate: Source, device, prof, base) -> Verdict:
         # another task's kept baselines' process gives its memory back before the plan,
         # whatever this verification's profile
         baseline_process.KEPT.keep_only(task, shapes, prof, device)
-        mem = memplan.plan(task, shapes[-1], prof, device)
+        mem = _planned(task, shapes[-1], prof, device, hold)
     except (admission.TooLarge, memplan.TooLarge) as e:
         return replace(base, status="too_large", reasons=(str(e),),
                        shapes_skipped=tuple(s.name for s in task.shapes))
@@ -195,7 +225,7 @@ def _run(task, candidate: Source, device, prof, base) -> Verdict:
     stages = {"reference": time.perf_counter() - start}
     base = replace(base, shapes_checked=tuple(prepared.shapes), shapes_skipped=tuple(skipped),
                    warnings=base.warnings + tuple(notes))
-    run = (task, candidate, device, prof, prepared, base)
+    run = (task, candidate, device, prof, prepared, base, hold)
     verdict = _run_candidate(*run, dict(stages), mem.block_sets)
     if gates.implausible(verdict):  # never rejected for being fast: measured again
         verdict = gates.remeasured(verdict, _run_candidate(*run, dict(stages), mem.block_sets))
@@ -203,6 +233,24 @@ def _run(task, candidate: Source, device, prof, base) -> Verdict:
     if device == "cuda" and prof.memcheck and verdict.status == "passed":
         verdict = memory_safety(task, candidate, verdict)
     return verdict
+
+
+def _planned(task, shape: str, prof, device: str, hold: gpulock.Hold) -> memplan.Plan:
+    """The memory plan, reserved beside the other verifications that share the GPU. Where it
+    would be cut, not fit, or not fit beside their reservations, the GPU is taken alone
+    first (a plan, and so a verdict, must not depend on the load)."""
+    quiet = hold.quiet(memplan.available(device)) if device == "cuda" else None
+    if hold.mode == "shared":
+        try:
+            mem = memplan.plan(task, shape, prof, device, quiet)
+            if not mem.cuts and hold.admit(mem.needed, mem.budget):
+                return mem
+        except memplan.TooLarge:
+            pass
+        hold.exclusive()
+    mem = memplan.plan(task, shape, prof, device, quiet)
+    hold.admit(mem.needed, mem.budget)  # alone: recorded for those who come after
+    return mem
 
 
 def memory_safety(task, candidate: Source, verdict: Verdict) -> Verdict:
@@ -270,7 +318,7 @@ def choose_shapes(task: Task, device: str,
 
 
 def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, base,
-                   stages, block_sets: int) -> Verdict:
+                   hold: gpulock.Hold, stages, block_sets: int) -> Verdict:
     shm = Path("/dev/shm")  # keep the job off the disk; the worker deletes it once read
     job_dir = Path(tempfile.mkdtemp(prefix="warpsmith-job-", dir=shm if shm.is_dir() else None))
     scratch = Path(tempfile.mkdtemp(prefix="warpsmith-cwd-"))  # the candidate's empty cwd
@@ -293,7 +341,8 @@ def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, ba
             if timed_here(device) else None  # timed between the candidate's blocks
         outcome = run_worker(job_dir, scratch, prof.timeout_s, env,
                              max_bytes=collect.message_limit(task, prepared, device, prof),
-                             started=spare, job=job, on_case=checks, on_timing=baselines)
+                             started=spare, job=job, on_case=checks,
+                             on_timing=None if baselines is None else _timed_alone(baselines, hold))
         if when != "off" and not ahead:
             _refill(device, env, in_process)
         calls = len(checked(prepared.cases))
@@ -325,6 +374,20 @@ def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, ba
         shutil.rmtree(scratch, ignore_errors=True)
         if spare is not None:
             shutil.rmtree(spare.scratch, ignore_errors=True)
+
+
+def _timed_alone(baselines: baseline_timer.Baselines, hold: gpulock.Hold):
+    """The timing frames' answer, the GPU taken alone before the first: this verification's
+    baselines' process ready first (its torch.compile build done while the GPU was shared),
+    so that nothing of it runs while another verification is timed."""
+    def answer(head, payload, elapsed=None):
+        if hold.mode != "exclusive":
+            if baselines.process is not None:
+                with contextlib.suppress(baseline_process.BaselineFailed):
+                    baselines.process.wait_ready()  # its failure is the timer's to handle
+            hold.exclusive()
+        return baselines(head, payload, elapsed)
+    return answer
 
 
 def _refill(device: str, env: dict[str, str], baselines: bool) -> None:
