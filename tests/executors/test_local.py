@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from warpsmith.cli.main import cli
 from warpsmith.errors import UsageError
-from warpsmith.executors import InlineExecutor, make_executor
+from warpsmith.executors import InlineExecutor, check_spec, make_executor, spec_of
 from warpsmith.executors.local import WORKER_TAG, LocalExecutor
 from warpsmith.store.runs import RunStore
 from warpsmith.tasks.suite import resolve_task
@@ -43,9 +43,21 @@ def in_thread(fn):
 def test_make_executor_forms():
     assert isinstance(make_executor(None), InlineExecutor)
     assert isinstance(make_executor("inline"), InlineExecutor)
-    for bad in ("gpu", "ray://", "local:3"):
-        with pytest.raises(UsageError, match=r"inline, local, ray, ray://ADDRESS"):
+    for bad in ("gpu", "ray://", "local:0", "local:x", "local:", "local:100"):
+        with pytest.raises(UsageError, match=r"inline, local, local:N, ray, ray://ADDRESS"):
             make_executor(bad)
+    assert check_spec(" local:1 ") == "local" and check_spec("local:3") == "local:3"
+
+
+def test_local_n_runs_n_workers_and_records_its_spec(relu):
+    """`local:N` on a machine without a GPU: N CPU workers, recorded as given so a resumed
+    bench runs as many."""
+    executor = make_executor("local:3")
+    try:
+        assert executor.slots == 3 and len(set(executor.pids())) == 3
+        assert spec_of(executor) == "local:3"
+    finally:
+        executor.close()
 
 
 def test_two_workers_verify_at_once_and_share_the_store(relu, tmp_path):
@@ -261,3 +273,52 @@ def test_a_job_carries_the_folders_hidden_here_to_its_worker(relu, tmp_path, mon
     answer = run_job(job)
     assert answer["verdict"]["status"] == "passed", answer
     assert {str(kept.resolve()), str(stores.resolve())} <= set(jail._hidden())
+
+
+class _StubWorker:
+    """A worker that answers after `busy` seconds, without a process; `ran` says where."""
+
+    busy, ran = 0.0, []
+
+    def __init__(self, visible):
+        self.visible, self.pid = visible, 0
+
+    def ask(self, job, deadline_s):
+        _StubWorker.ran.append((self.visible, time.perf_counter()))
+        time.sleep(self.busy)
+        return {"answer": self.visible}, ""
+
+    def hang_up(self):
+        pass
+
+    def stop(self, grace_s=5.0):
+        pass
+
+
+def test_a_gpu_is_lent_only_once_none_of_its_workers_verifies(monkeypatch, relu):
+    """`local:2`: lending a GPU waits for both of its verifications to end, and none of its
+    workers takes a job while it is lent; the other GPU's workers go on."""
+    from warpsmith.executors import local
+
+    monkeypatch.setattr(local, "visible_gpus", lambda: ["0", "1"])
+    monkeypatch.setattr(local, "_Worker", _StubWorker)
+    monkeypatch.setattr(local, "verdict_of", lambda answer, candidate: answer)
+    monkeypatch.setattr(_StubWorker, "busy", 1.0)
+    monkeypatch.setattr(_StubWorker, "ran", [])
+    executor = local.LocalExecutor(per_gpu=2)
+    assert executor.slots == 4 and executor.default_device == "cuda"
+    verify = lambda: executor.verify(relu, GOOD / "relu_triton.py")  # noqa: E731
+    jobs = [in_thread(verify) for _ in range(4)]
+    time.sleep(0.2)
+    start = time.perf_counter()
+    with executor.lend_gpu() as gpu:
+        lent_at = time.perf_counter()
+        more = [in_thread(verify) for _ in range(4)]
+        time.sleep(1.5)
+        back_at = time.perf_counter()
+    for job in [*jobs, *more]:
+        job["thread"].join(30)
+    executor.close()
+    assert lent_at - start > 0.5  # both of its verifications (1 s each) had to end
+    on_it = [t for visible, t in _StubWorker.ran if visible == gpu]
+    assert len(on_it) == 2 + 2 and not [t for t in on_it if lent_at <= t < back_at]

@@ -44,8 +44,9 @@ err = output.err_console()
               "otherwise runs on each item's best kernel (GPU only).")
 @click.option("--executor", default=None, metavar="SPEC",
               help="Where verifications run: inline (one at a time, here), local (a worker "
-                   "per GPU of this machine), ray or ray://ADDRESS (an actor per GPU of a Ray "
-                   "cluster). [default: inline; on --resume, the bench's own]")
+                   "per GPU of this machine), local:N (N per GPU: they check at once and "
+                   "are timed one at a time), ray or ray://ADDRESS (an actor per GPU of a "
+                   "Ray cluster). [default: inline; on --resume, the bench's own]")
 @click.option("--resume", "resume_id", default=None, metavar="BENCH_ID",
               help="Continue bench BENCH_ID: committed items are skipped, not verified again. "
                    "Takes --budget, --executor, --db, --json; the rest are the bench's.")

@@ -45,8 +45,9 @@ err = output.err_console()
                    "--resume, where the run wrote it].")
 @click.option("--executor", default=None, metavar="SPEC",
               help="Where verifications run: inline (one at a time, here), local (a worker "
-                   "per GPU of this machine), ray or ray://ADDRESS (an actor per GPU of a Ray "
-                   "cluster). [default: inline; on --resume, the run's own]")
+                   "per GPU of this machine), local:N (N per GPU: they check at once and "
+                   "are timed one at a time), ray or ray://ADDRESS (an actor per GPU of a "
+                   "Ray cluster). [default: inline; on --resume, the run's own]")
 @click.option("--judge-model", default=None, metavar="SPEC",
               help="--strategy judge: the judge's model (same forms as --model) "
                    "[default: the coder's].")

@@ -25,7 +25,8 @@ REWARD = RewardConfig()  # its defaults, so --help and the API agree
               "[default: $WARPSMITH_REWARD_TOKEN].")
 @click.option("--no-auth", is_flag=True, help="Serve without a token (loopback hosts only).")
 @click.option("--executor", "executor_spec", default="inline", show_default=True,
-              help="Where verifications run: inline, local (one worker per GPU), ray, "
+              help="Where verifications run: inline, local (one worker per GPU), local:N "
+                   "(N per GPU: they check at once and are timed one at a time), ray, "
                    "ray://ADDRESS.")
 @click.option("--device", type=click.Choice(["cpu", "cuda"]), default=None,
               help="cuda when a GPU is present, else cpu (correctness only, no timing).")

@@ -4,6 +4,9 @@ it decides on which GPU (or CPU worker) the verification happens and how many ru
     inline          in this process, one at a time (the default)
     local           every GPU of this machine: one worker process per GPU, one timed
                     measurement per GPU at a time (on a CPU machine: two CPU workers)
+    local:N         N worker processes per GPU: they share it while they prepare and check,
+                    and each takes it alone to be timed (verify/gpulock.py); N CPU workers
+                    on a machine without a GPU
     ray             Ray as `ray.init()` finds it (RAY_ADDRESS, a cluster started on this
                     machine with `ray start`, else a new local instance): one actor per GPU
     ray://ADDRESS   the Ray cluster at ADDRESS (Ray Client), one actor per GPU
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,7 +27,7 @@ from typing import Protocol
 from ..errors import UsageError
 from ..types import Task, Verdict
 
-FORMS = ("inline", "local", "ray", "ray://ADDRESS")
+FORMS = ("inline", "local", "local:N", "ray", "ray://ADDRESS")
 
 
 class Executor(Protocol):
@@ -78,10 +82,10 @@ def make_executor(spec: str | None) -> Executor:
     spec = check_spec(spec)
     if spec == "inline":
         return InlineExecutor()
-    if spec == "local":
+    if spec.startswith("local"):
         from .local import LocalExecutor
 
-        return LocalExecutor()
+        return LocalExecutor(per_gpu=int(spec.partition(":")[2] or 1))
     from .ray import RayExecutor
 
     return RayExecutor(None if spec == "ray" else spec)
@@ -89,9 +93,12 @@ def make_executor(spec: str | None) -> Executor:
 
 def check_spec(spec: str | None) -> str:
     """The spec, normalised, or a UsageError: before a bench or a run records it."""
-    spec = spec or "inline"
+    spec = (spec or "inline").strip()
+    if re.fullmatch(r"local:0*1", spec):
+        spec = "local"
     if spec not in ("inline", "local", "ray") and not (spec.startswith("ray://") and
-                                                       len(spec) > len("ray://")):
+                                                       len(spec) > len("ray://")) and \
+            not re.fullmatch(r"local:0*[1-9][0-9]?", spec):
         raise UsageError(f"unknown executor {spec!r} (valid forms: {', '.join(FORMS)})")
     if spec.startswith("ray") and importlib.util.find_spec("ray") is None:
         raise UsageError("the ray executor needs Ray: pip install 'warpsmith[ray]'")

@@ -15,11 +15,11 @@ import contextlib
 import json
 import logging
 import os
-import queue
 import secrets
 import select
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -42,14 +42,21 @@ WORKER_TAG = "WARPSMITH_EXECUTOR_WORKER"
 class LocalExecutor:
     spec = "local"
 
-    def __init__(self, gpus: list[int] | None = None, workers: int | None = None):
-        devices = _devices(gpus, workers)
+    def __init__(self, gpus: list[int] | None = None, workers: int | None = None,
+                 per_gpu: int = 1):
+        """`per_gpu`: verifications at once on each GPU (`local:N`): they share it while they
+        prepare and check and take it alone to be timed (verify/gpulock.py). On a machine
+        without a GPU, `workers` (or `per_gpu` where given) CPU workers."""
+        devices = _devices(gpus, workers or (per_gpu if per_gpu > 1 else None))
+        if devices[0] != "":
+            devices = [d for d in devices for _ in range(max(1, per_gpu))]
         self.slots = len(devices)
+        self.spec = "local" if per_gpu <= 1 else f"local:{per_gpu}"
         self.default_device = "cuda" if devices[0] != "" else "cpu"
         self._all: list[_Worker] = [_Worker(d) for d in devices]
-        self._free: queue.Queue[_Worker] = queue.Queue()
-        for worker in self._all:
-            self._free.put(worker)
+        self._idle: list[_Worker] = list(self._all)
+        self._lent: set[str] = set()  # GPUs lent: their idle workers take no job
+        self._changed = threading.Condition()
         self._closed = False
 
     def verify(self, task: Task, candidate: Path, device: str | None = None,
@@ -58,7 +65,7 @@ class LocalExecutor:
             raise UsageError("this executor is closed")
         job = make_job(task, Path(candidate), device, profile, store_path)
         deadline_s = answer_deadline(profile)
-        worker = self._free.get()
+        worker = self._take()
         try:
             answer, why = worker.ask(job, deadline_s)
             if answer is None:  # lost: a fresh worker on the same GPU runs it once more
@@ -71,17 +78,49 @@ class LocalExecutor:
                 return crashed(task, Path(candidate), device or self.default_device, why)
             return verdict_of(answer, Path(candidate))
         finally:
-            self._free.put(worker)
+            self._give(worker)
 
     @contextlib.contextmanager
     def lend_gpu(self) -> Iterator[str | None]:
-        """A free worker's GPU, its CUDA_VISIBLE_DEVICES entry; the worker takes no job while
-        it is lent (None on CPU workers: nothing is timed there)."""
-        worker = self._free.get()
+        """A GPU, its CUDA_VISIBLE_DEVICES entry, with none of its workers verifying while it
+        is lent: every worker of that GPU is waited for (None on CPU workers, where one
+        worker is taken: nothing is timed there)."""
+        if self.default_device == "cpu":
+            worker = self._take()
+            try:
+                yield None
+            finally:
+                self._give(worker)
+            return
+        with self._changed:
+            self._changed.wait_for(lambda: len(self._lent) < len(self._gpus()))
+            gpu = max((g for g in self._gpus() if g not in self._lent),
+                      key=lambda g: sum(w.visible == g for w in self._idle))
+            self._lent.add(gpu)
+            self._changed.wait_for(lambda: all(w in self._idle for w in self._all
+                                               if w.visible == gpu))
         try:
-            yield worker.visible or None
+            yield gpu
         finally:
-            self._free.put(worker)
+            with self._changed:
+                self._lent.discard(gpu)
+                self._changed.notify_all()
+
+    def _gpus(self) -> list[str]:
+        return sorted({w.visible for w in self._all})
+
+    def _take(self) -> _Worker:
+        with self._changed:
+            self._changed.wait_for(lambda: any(w.visible not in self._lent
+                                               for w in self._idle))
+            worker = next(w for w in self._idle if w.visible not in self._lent)
+            self._idle.remove(worker)
+            return worker
+
+    def _give(self, worker: _Worker) -> None:
+        with self._changed:
+            self._idle.append(worker)
+            self._changed.notify_all()
 
     def pids(self) -> list[int]:
         """The workers' process ids (to watch them, or to kill one in a test)."""
