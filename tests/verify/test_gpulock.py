@@ -181,3 +181,12 @@ def test_a_verdict_memory_decided_beside_others_is_made_again_alone(monkeypatch,
     verdict = pipeline._held_run(None, None, "cuda", None, None)
     assert modes == ["shared", "exclusive"] and verdict.status == "incorrect"
     assert any("GPU to itself" in w for w in verdict.warnings)
+
+
+@pytest.mark.parametrize("text", ["[1, 2]", '{"holds": [1]}', '{"seq": "x", "quiet": "y"}',
+                                  '{"holds": {"a": {"pid": "p"}}}', "{\"holds\""])
+def test_a_broken_ledger_is_started_again(lock, text):
+    with open(lock + ".ledger", "w") as f:
+        f.write(text)
+    with gpulock.held("cuda") as hold:
+        assert hold.admit(1, 10) and not hold.crowded and hold.quiet(7) == 7

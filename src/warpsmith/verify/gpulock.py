@@ -115,8 +115,12 @@ class Hold:
                 book = json.loads(handle.read() or "{}")
             except ValueError:  # a holder killed mid-write: the live ones register again
                 book = {}
-            book.setdefault("seq", 0)
-            book.setdefault("holds", {})
+            if not isinstance(book, dict) or not isinstance(book.get("holds", {}), dict):
+                book = {}
+            if not isinstance(book.get("seq"), int):
+                book["seq"] = 0
+            if not isinstance(book.get("quiet", 0), int):
+                book.pop("quiet")
             book["holds"] = _live(book)
             result = change(book)
             handle.seek(0)
