@@ -154,3 +154,36 @@ def test_the_plan_counts_the_forwards_intermediates_not_only_its_outputs(tmp_pat
     (trusted, _), (worker, _) = memplan.sides(s, 0)
     assert worker >= s.params + 2 * s.inputs + 2 * wide
     assert trusted >= s.inputs * (1 + s.high) + 2 * wide * s.high
+
+
+def test_the_baselines_process_warming_up_beside_the_checks_is_in_the_plan():
+    """KernelBench level 1 tasks 46 and 63 on an H100 (2026-12-07): the baselines' process
+    held about 20 GiB (its model, its warm-up inputs, a forward) while the candidate was
+    checked; left out of the plan, the trusted side ran out and the honest candidate was
+    blamed for it."""
+    from warpsmith.verify.child.reference_worker import WARM_SEEDS
+
+    assert memplan.WARM_SETS == len(WARM_SEEDS)
+    s = memplan.sizes(_official(), "default", "cuda")
+    (trusted, _), (worker, _) = memplan.sides(s, 1)
+    assert memplan.needed(s, 1) >= trusted + worker + memplan.WARM_SETS * s.inputs
+    assert memplan.needed(s, 0) == trusted + worker  # nothing timed: no baselines' process
+
+
+def _official():
+    return load_task(OFFICIAL)
+
+
+def test_the_baselines_process_ends_before_the_candidate_is_blamed(monkeypatch):
+    """An out-of-memory of the trusted side's while a call is checked: the baselines' process
+    is ended and its memory let back before what the candidate holds is measured."""
+    from warpsmith.verify import collect
+
+    order = []
+    reader = collect.CaseReader.__new__(collect.CaseReader)
+    reader.task, reader.prepared, reader.others = None, None, 0
+    reader.before_blame = lambda: order.append("ended")
+    monkeypatch.setattr(collect, "settle_freed", lambda: order.append("settled"))
+    monkeypatch.setattr(collect, "blame_if_held", lambda *a, **k: order.append("measured"))
+    reader._blame_if_held()
+    assert order == ["ended", "settled", "measured"]

@@ -33,7 +33,7 @@ from ..tasks.loader import tf32_policy
 from ..types import Shape, Task
 from . import ipc, memplan, wire
 from .baseline_process import BaselineFailed, BaselineProcess
-from .collect import blame_if_held, others_bytes
+from .collect import blame_if_held, others_bytes, settle_freed
 from .inputs import case_inputs
 from .protocol import END, Malformed, compile_name, go_line, untrusted_json
 from .reference import Prepared
@@ -196,6 +196,11 @@ class Baselines:
         before it: END in place of its sets)."""
         self._stop_process(park=self.state == "start")
 
+    def end_process(self) -> None:
+        """The baselines' process ended now, its memory given back (an out-of-memory of the
+        trusted side's while the candidate is checked: its memory is not the candidate's)."""
+        self._stop_process()
+
     def _stop_process(self, park: bool = False) -> None:
         """The baselines' process ended, or kept for the task's next verification (`park`:
         its timing ran to its end or never began; baseline_process.KEPT)."""
@@ -268,6 +273,7 @@ class Baselines:
         is not the candidate's."""
         self._stop_process()
         if self.others is not None:
+            settle_freed()
             blame_if_held(self.task, self.prepared, self.others,
                           getattr(self, "n", self.max_sets))  # the sets a block holds
 

@@ -35,6 +35,8 @@ class CaseReader:
         self.slots = None  # on a GPU: the worker's input buffers, mapped (ipc.Mapped)
         # what other processes held of the GPU before the worker started (a spare's context)
         self.others = others_bytes() if device == "cuda" else None
+        # ends the baselines' process (pipeline.py sets it): its memory is not the candidate's
+        self.before_blame = None
 
     def request(self, head: dict, payload: bytes) -> bytes | list:
         """The answer to an inputs frame (the next call's record and, on the CPU, its
@@ -107,6 +109,9 @@ class CaseReader:
         """Our out-of-memory while checking a call is the verifier's limit (too_large, never
         blamed), unless the worker held memory the trusted side needed (blame_if_held)."""
         if self.others is not None:
+            if self.before_blame is not None:
+                self.before_blame()
+                settle_freed()
             blame_if_held(self.task, self.prepared, self.others, timing_sets=0)
 
     def _compare(self, call, head: dict, payload: bytes) -> tuple[CaseResult, ...]:
@@ -188,6 +193,18 @@ def blame_if_held(task: Task, prepared: Prepared, others: int, timing_sets: int)
                         f"beyond its share of the memory plan ({gib(share)} GiB) while "
                         f"{'timed' if timing_sets else 'its outputs were checked'}: the "
                         "trusted side ran out of it")
+
+
+def settle_freed(most_s: float = 2.0) -> None:
+    """Until the memory of a process just ended is back (the driver frees it as the process
+    is torn down, a moment after its exit), at most `most_s`."""
+    end, last = time.perf_counter() + most_s, others_bytes()
+    while time.perf_counter() < end:
+        time.sleep(0.1)
+        now = others_bytes()
+        if now >= last:
+            return
+        last = now
 
 
 def others_bytes() -> int:

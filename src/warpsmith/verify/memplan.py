@@ -15,6 +15,12 @@ either side whatever the number of calls:
                   inputs and every output of the block, and the L2 flush
   while timed     the trusted side times the baselines (baselines.py) with its own copy of
                   a block's sets and their outputs, the flush and the reference models
+  baselines       on a GPU the baselines' process (baseline_process.py) builds and warms up
+                  eager and torch.compile while the candidate is checked: the model, its
+                  warm-up inputs (WARM_SETS) and a forward's peak. Left out of the plan, it
+                  was the "candidate's" memory when the trusted side ran out: KernelBench
+                  level 1 tasks 46 and 63 on an H100, honest kernels `crashed` for about
+                  20 GiB the baselines' process held (2026-12-07)
 
 A timing block holds `block_sets` sets on each side (baselines.py: as many calls as make the
 block long enough to time, within BLOCK_SHARE of the budget per side). The plan decides that
@@ -118,11 +124,22 @@ def _bytes(tensors) -> int:
     return sum(t.numel() * t.element_size() for t in tensors if isinstance(t, torch.Tensor))
 
 
+WARM_SETS = 2  # the baselines' process's warm-up inputs (child/reference_worker.WARM_SEEDS)
+
+
 def needed(s: Sizes, timing: int) -> int:
-    """Bytes of both sides at their joint peak: while a call is checked, or while timed
-    (`timing`: the sets a timing block holds on each side)."""
+    """Bytes of every side at their joint peak: while a call is checked (the baselines'
+    process warming up beside it where timed), or while timed (`timing`: the sets a timing
+    block holds on each side)."""
     (trusted, trusted_timed), (worker, worker_timed) = sides(s, timing)
-    return int(max(trusted + worker, trusted_timed + worker_timed))
+    return int(max(trusted + worker + (baselines_warming(s) if timing else 0),
+                   trusted_timed + worker_timed))
+
+
+def baselines_warming(s: Sizes) -> int:
+    """The baselines' process while the candidate is checked: its model, its warm-up inputs
+    and a forward's peak (outputs and temporaries)."""
+    return int(s.params + WARM_SETS * s.inputs + max(s.workspace, s.outputs))
 
 
 def sides(s: Sizes, timing: int) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -175,6 +192,7 @@ class Plan:
     trusted: int = 0  # bytes: the trusted side's peak
     candidate: int = 0  # bytes: the worker's peak, checked or timed
     block_sets: int = MAX_BLOCK_SETS  # the most sets a timing block may hold (no plan: the cap)
+    baselines: int = 0  # bytes: the baselines' process while the candidate is checked
 
 
 def plan(task: Task, shape: str, prof: VerifyProfile, device: str,
@@ -195,7 +213,8 @@ def plan(task: Task, shape: str, prof: VerifyProfile, device: str,
         cuts += [cut] if cut else []
         if (bytes_ := needed(s, sets if timed else 0)) <= budget:
             trusted, worker = sides(s, sets if timed else 0)
-            return Plan(step, tuple(cuts), bytes_, budget, max(trusted), max(worker), sets)
+            return Plan(step, tuple(cuts), bytes_, budget, max(trusted), max(worker), sets,
+                        baselines_warming(s) if timed else 0)
     raise TooLarge(bytes_, budget, device)
 
 

@@ -65,8 +65,10 @@ from .worker_report import WorkerReport, parse_report
 # lanes of one program meeting on an address with no barrier are refused (E107), a GPU
 # output's non-contiguous copy is held until read, and norms are summed scaled (no underflow);
 # 14 since a file whose coding cookie names another codec is read as UTF-8 (the codec never
-# runs, E109) and a source past 256 KiB is refused unread (source-too-large, E110)
-VERIFIER_VERSION = "14"
+# runs, E109) and a source past 256 KiB is refused unread (source-too-large, E110); 15 since
+# the memory plan counts the baselines' process warming up beside the checks, which is ended
+# before a candidate is blamed for an out-of-memory, and verifications may share a GPU
+VERIFIER_VERSION = "15"
 # Verdicts about this machine, not the candidate: never stored, so another machine (or a
 # later run with more memory) verifies again instead of finding them in the cache.
 MACHINE_LIMITS = frozenset({"too_large"})
@@ -215,7 +217,8 @@ def _run(task, candidate: Source, device, prof, base, hold: gpulock.Hold) -> Ver
     prof = mem.profile
     base = replace(base, memory={k: collect.gib(v) for k, v in (
         ("plan_gib", mem.needed), ("budget_gib", mem.budget),
-        ("plan_trusted_gib", mem.trusted), ("plan_candidate_gib", mem.candidate))})
+        ("plan_trusted_gib", mem.trusted), ("plan_candidate_gib", mem.candidate),
+        ("plan_baselines_gib", mem.baselines))})
     if device == "cuda":
         torch.cuda.reset_peak_memory_stats()
     start = time.perf_counter()
@@ -339,6 +342,8 @@ def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, ba
         baselines = baseline_timer.Baselines(task, prepared, prof, device, block_sets,
                                              process, checks) \
             if timed_here(device) else None  # timed between the candidate's blocks
+        if baselines is not None:
+            checks.before_blame = baselines.end_process
         outcome = run_worker(job_dir, scratch, prof.timeout_s, env,
                              max_bytes=collect.message_limit(task, prepared, device, prof),
                              started=spare, job=job, on_case=checks,
