@@ -163,7 +163,7 @@ def test_the_baselines_process_warming_up_beside_the_checks_is_in_the_plan():
     blamed for it."""
     from warpsmith.verify.child.reference_worker import WARM_SEEDS
 
-    assert memplan.WARM_SETS == len(WARM_SEEDS)
+    assert len(WARM_SEEDS) == memplan.WARM_SETS
     s = memplan.sizes(_official(), "default", "cuda")
     (trusted, _), (worker, _) = memplan.sides(s, 1)
     assert memplan.needed(s, 1) >= trusted + worker + memplan.WARM_SETS * s.inputs
