@@ -36,6 +36,12 @@ TWINS = {
     # row kernel, or the pointwise kernel of a bias added alone
     "t5_relative_bias": ("row_reduce", 1),
     "relative_bias_bf16": ("pointwise", 1),
+    # a convolution whose input or weight is computed just before it (gemm._with_prologue):
+    # a mean over a feature map's frequencies, a GELU times a per-channel scale in fp16, a
+    # weight standardised per output channel, each written to a temporary the conv reads
+    "conv_mean_prologue": ("row_reduce+conv", 2),
+    "conv_pointwise_prologue": ("pointwise+conv", 2),
+    "conv_weight_standardized": ("row_reduce+conv", 2),
 }
 
 
@@ -94,7 +100,10 @@ SUITE = {"models/bce_with_logits": ("row_reduce", 1),
          # V and the loss over every element, the labels read at (B, S')
          "models/causal_lm_loss": ("gemm+row_reduce", 4),
          # ones(S, S, dtype=bool).triu(1) as a mask (graph_index._triangle) under a softmax
-         "level2/causal_softmax": ("row_reduce", 1)}
+         "level2/causal_softmax": ("row_reduce", 1),
+         # the spatial mean a row kernel writes for the first 1x1 convolution, ReLU and the
+         # sigmoid in the convolutions' epilogues, the gate applied by a pointwise kernel
+         "models/squeeze_excitation": ("row_reduce+conv+pointwise", 4)}
 
 
 def verify_jobs() -> dict:

@@ -150,8 +150,7 @@ def _operand(graph: Graph, vid: str, leaves: dict, dtype: str) -> Operand:
 
 
 class Prologue(Exception):
-    """A product's operand is computed before it: `vid` (the convolution family still
-    declines its own, conv.py)."""
+    """A product's or a convolution's operand is computed before it: `vid`."""
 
     def __init__(self, vid: str):
         super().__init__(vid)
@@ -160,11 +159,15 @@ class Prologue(Exception):
 
 def _with_prologue(graph: Graph, stored: Val, vid: str, ctx, depth: int) -> tuple | Decline:
     """The operand `vid` written first by a pointwise kernel into a temporary (SwiGLU's
-    silu(gate) * up, GPT's GELU between two projections: not fused into the product's loads,
-    one tensor written and read back), contiguous reshapes of it as views of that tensor;
-    then the graph placed again with it as an input. A prologue with a reduction, or one a
-    pointwise kernel cannot index, is declined."""
+    silu(gate) * up, GPT's GELU between two projections, a pre-activation before a
+    convolution: not fused into the product's loads, one tensor written and read back), or
+    by the graph families' kernels where reductions compute it (a softmax before attention's
+    second product, squeeze-excitation's mean before its 1x1 convolution, a standardised
+    weight); contiguous reshapes of it as views of that tensor; then the graph placed again
+    with it as an input."""
     from .pointwise import plan
+
+    noun = _NOUNS.get(stored.kind, "product")
 
     chain, src = [], vid
     while graph.vals[src].kind == "regroup":
@@ -178,13 +181,13 @@ def _with_prologue(graph: Graph, stored: Val, vid: str, ctx, depth: int) -> tupl
         kernels = _placed_prologue(graph, src, temp, ctx, depth)
         if isinstance(kernels, str):
             return Decline(stored.node, graph.ops[stored.node], "an operand is computed "
-                           f"before the product by more than pointwise ops, and {kernels}")
+                           f"before the {noun} by more than pointwise ops, and {kernels}")
     else:
         try:
             kernels = (plan(graph, src, set(), ctx.leaves, f"pointwise_kernel_pro{depth}",
                             temp),)
         except Refused as e:
-            return Decline(stored.node, graph.ops[stored.node], f"the product's prologue: {e}")
+            return Decline(stored.node, graph.ops[stored.node], f"the {noun}'s prologue: {e}")
     vals = dict(graph.vals)
     vals[src] = Val(src, val.shape, val.dtype, "leaf", -1, source=("temp", temp))
     leaves = dict(ctx.leaves) | {src: (temp, temp)}
@@ -195,6 +198,9 @@ def _with_prologue(graph: Graph, stored: Val, vid: str, ctx, depth: int) -> tupl
         leaves[rid] = (f"{temp}_v{i}", view)
     rest = _place_tail(graph, vals, replace(ctx, leaves=leaves), depth)
     return rest if isinstance(rest, Decline) else (*kernels, *rest)
+
+
+_NOUNS = {"gemm": "product", "conv": "convolution"}
 
 
 def _placed_prologue(graph: Graph, src: str, temp: str, ctx, depth: int) -> tuple | str:
