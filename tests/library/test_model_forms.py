@@ -42,6 +42,11 @@ TWINS = {
     "conv_mean_prologue": ("row_reduce+conv", 2),
     "conv_pointwise_prologue": ("pointwise+conv", 2),
     "conv_weight_standardized": ("row_reduce+conv", 2),
+    # torch.matmul of a (M, K) buffer and (B, K, N) frames: the matrix expanded along the
+    # batch, read at stride 0 (gemm._operand); with a transposed (K, M) Parameter torch folds
+    # it into (B*N, K) rows instead, viewed back over the frames' dims 0 and 2
+    "matrix_times_batch": ("gemm", 1),
+    "transposed_basis_matmul": ("pointwise+gemm", 3),
 }
 
 
@@ -103,7 +108,10 @@ SUITE = {"models/bce_with_logits": ("row_reduce", 1),
          "level2/causal_softmax": ("row_reduce", 1),
          # the spatial mean a row kernel writes for the first 1x1 convolution, ReLU and the
          # sigmoid in the convolutions' epilogues, the gate applied by a pointwise kernel
-         "models/squeeze_excitation": ("row_reduce+conv+pointwise", 4)}
+         "models/squeeze_excitation": ("row_reduce+conv+pointwise", 4),
+         # the mel filter bank expanded along the batch of spectra for its bmm, the clamp and
+         # log10 in the product's epilogue, the per-spectrum amax floor by a row kernel
+         "models/log_mel_db": ("gemm+row_reduce", 2)}
 
 
 def verify_jobs() -> dict:
@@ -235,3 +243,11 @@ def test_a_number_a_small_shape_reads_as_a_size_follows_the_constructor_at_every
     gqa = generate("models/gqa_repeat_kv_attention").source
     assert "math.sqrt(query.shape[3])" in gqa and "11.31" not in gqa
 
+
+def test_a_matrix_broadcast_along_a_batch_is_a_stride_0_view():
+    source = generate(OWN / "matrix_times_batch.py").source
+    assert "out_a = self.basis.expand(frames.shape[0], -1, -1)" in source
+    assert "mel_filters.expand(magnitudes.shape[0], -1, -1)" in generate("models/log_mel_db").source
+    # torch's other fold: the view back follows the frames' (not adjacent) dims 0 and 2
+    folded = generate(OWN / "transposed_basis_matmul.py").source
+    assert ".view(frames.shape[0], frames.shape[2], mm1.shape[1])" in folded

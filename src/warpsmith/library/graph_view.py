@@ -110,7 +110,25 @@ def _input_run(factors: tuple[int, ...], inputs) -> list[str] | None:
         for d in range(len(shape) - len(factors) + 1):
             if tuple(shape[d:d + len(factors)]) == tuple(factors):
                 return [f"{name}.shape[{d + t}]" for t in range(len(factors))]
+    # dims of an input in order with others between them (torch.matmul of a transposed
+    # matrix and (B, K, N) frames folds (B, N) into its product's rows): where one input
+    # has them at exactly one choice of dims
+    for name, shape in inputs:
+        picks = list(_in_order(tuple(shape), tuple(factors), 0))
+        if len(picks) == 1:
+            return [f"{name}.shape[{d}]" for d in picks[0]]
     return None
+
+
+def _in_order(shape: tuple, factors: tuple, start: int):
+    """Each ascending choice of dims of `shape` from `start` whose sizes are `factors`."""
+    if not factors:
+        yield ()
+        return
+    for d in range(start, len(shape)):
+        if shape[d] == factors[0]:
+            for rest in _in_order(shape, factors[1:], d + 1):
+                yield (d, *rest)
 
 
 def _mixed(src, out) -> Unsupported:
