@@ -150,12 +150,24 @@ def _task(tmp_path, body: str, dtype: str):
 
 
 @pytest.mark.parametrize("body, dtype, words", [
-    ("return self.conv(torch.relu(x))", "float32", "node 1 (aten.convolution.default): the "
-     "convolution's input is computed before it"),
+    ("return self.conv(torch.relu(x)).sum(dim=1).cumsum(1)", "float32",
+     "node 2 (aten.sum.dim_IntList): the value of node 3 is a scan"),
 ])
-def test_decline_names_the_convolution_and_why(tmp_path, body, dtype, words):
+def test_decline_names_the_node_and_why(tmp_path, body, dtype, words):
     result = generate(_task(tmp_path, body, dtype))
     assert isinstance(result, NotCovered) and words in result.reason, result
+
+
+@pytest.mark.parametrize("body, label", [
+    ("return self.conv(torch.relu(x))", "pointwise+conv"),  # a pointwise prologue
+    ("return self.conv(x - x.mean(dim=1, keepdim=True))", "row_reduce+conv"),
+])
+def test_a_computed_input_is_written_first(tmp_path, body, label):
+    """An input computed before the convolution: its kernels write a temporary the
+    convolution reads (gemm._with_prologue), two kernels in all."""
+    result = generate(_task(tmp_path, body, "float32"))
+    assert isinstance(result, Generated) and (result.family, result.kernels) == (label, 2), \
+        result
 
 
 def _rows(level: str) -> dict:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from warpsmith.library import Generated, NotCovered, coverage, generate
+from warpsmith.library.choices import choice, settle
 from warpsmith.library.generator import Plan, plan_task, render_plan
 from warpsmith.library.graph_view import regroup
 from warpsmith.library.scan_walk import Pos
@@ -208,7 +209,12 @@ def test_kernelbench_level1_coverage():
 
 def test_reshape_sizes_follow_the_source_shape():
     assert regroup((4, 6, 8), (1, 24, 8)) == ("1", "{h}.shape[0] * {h}.shape[1]", "{h}.shape[2]")
-    assert regroup((24, 8), (4, 6, 8)) == ("{h}.shape[0] // 6", "6", "{h}.shape[1]")
+    # a split's sizes are choices (choices.py), settled to the first where one shape decides
+    assert settle(regroup((24, 8), (4, 6, 8))) == ("{h}.shape[0] // 6", "6", "{h}.shape[1]")
+    # a split that an input's dims and a constructor argument both explain offers both
+    both = regroup((32, 8), (2, 16, 8), inputs=[("x", (2, 16, 64))], inits=(64, 16))
+    assert both[:2] == (choice(["{h}.shape[0] // self.size1", "x.shape[0]"]),
+                        choice(["self.size1", "x.shape[1]"]))
     assert regroup((4, 1, 6), (4, 6, 1)) == ("{h}.shape[0]", "{h}.shape[2]", "1")
 
 

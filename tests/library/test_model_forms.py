@@ -36,6 +36,20 @@ TWINS = {
     # row kernel, or the pointwise kernel of a bias added alone
     "t5_relative_bias": ("row_reduce", 1),
     "relative_bias_bf16": ("pointwise", 1),
+    # a convolution whose input or weight is computed just before it (gemm._with_prologue):
+    # a mean over a feature map's frequencies, a GELU times a per-channel scale in fp16, a
+    # weight standardised per output channel, each written to a temporary the conv reads
+    "conv_mean_prologue": ("row_reduce+conv", 2),
+    "conv_pointwise_prologue": ("pointwise+conv", 2),
+    "conv_weight_standardized": ("row_reduce+conv", 2),
+    # torch.matmul of a (M, K) buffer and (B, K, N) frames: the matrix expanded along the
+    # batch, read at stride 0 (gemm._operand); with a transposed (K, M) Parameter torch folds
+    # it into (B*N, K) rows instead, viewed back over the frames' dims 0 and 2
+    "matrix_times_batch": ("gemm", 1),
+    "transposed_basis_matmul": ("pointwise+gemm", 3),
+    # a fused multi-query projection split at num_heads * head_dim and (num_heads + 1) *
+    # head_dim, fractions of the width that differ between its two shapes (choices.py)
+    "fused_mqa_split": ("gemm+pointwise", 2),
 }
 
 
@@ -94,7 +108,16 @@ SUITE = {"models/bce_with_logits": ("row_reduce", 1),
          # V and the loss over every element, the labels read at (B, S')
          "models/causal_lm_loss": ("gemm+row_reduce", 4),
          # ones(S, S, dtype=bool).triu(1) as a mask (graph_index._triangle) under a softmax
-         "level2/causal_softmax": ("row_reduce", 1)}
+         "level2/causal_softmax": ("row_reduce", 1),
+         # the spatial mean a row kernel writes for the first 1x1 convolution, ReLU and the
+         # sigmoid in the convolutions' epilogues, the gate applied by a pointwise kernel
+         "models/squeeze_excitation": ("row_reduce+conv+pointwise", 4),
+         # the mel filter bank expanded along the batch of spectra for its bmm, the clamp and
+         # log10 in the product's epilogue, the per-spectrum amax floor by a row kernel
+         "models/log_mel_db": ("gemm+row_reduce", 2),
+         # q, k, v split off the fused projection at sizes the constructor computes, each
+         # output's per-head RMSNorm by a row kernel, v's transpose by a pointwise kernel
+         "models/qkv_split_qk_norm": ("gemm+row_reduce+pointwise", 6)}
 
 
 def verify_jobs() -> dict:
@@ -208,12 +231,18 @@ def test_positions_along_a_dim_are_made_in_forward():
     assert "torch.arange(0, logits.shape[2], 1" in source
 
 
-def test_a_fused_qkv_split_at_other_head_counts_is_declined():
-    """qkv_split_qk_norm's plan at the default shape (4 query, 2 K/V heads) declares the
-    weight's rows as head_dim * 8 and splits q off as half the width: at the gpu shape's
-    32 and 8 heads both are wrong, so with that shape declared the generator declines."""
-    made = generate("models/qkv_split_qk_norm")
-    assert not isinstance(made, Generated) and "differs between shapes" in made.reason
+def test_a_fused_qkv_split_follows_the_constructors_head_counts():
+    """qkv_split_qk_norm splits q off as half the width at 4:2 heads and as two thirds at
+    Qwen3-8B's 32:8: no fraction of the width fits both, the constructor's arguments do
+    (num_heads * head_dim), as they give the weight's rows."""
+    source = generate("models/qkv_split_qk_norm").source
+    assert "mm0_v0.narrow(2, self.size1 * self.size3, (self.size1 + self.size2) * " \
+        "self.size3 - (self.size1 * self.size3))" in source
+    assert "torch.zeros(((int(args[1]) + 2 * int(args[2])) * int(args[3]), int(args[0]))" \
+        in source
+    # B*S split back into the hidden states' dims, never head_dim (16, as the seq_len is)
+    assert "mm0.view(hidden_states.shape[0], hidden_states.shape[1], mm0.shape[1])" in source
+    assert "\u27e8" not in source  # every choice settled
 
 
 def test_a_number_a_small_shape_reads_as_a_size_follows_the_constructor_at_every_shape():
@@ -226,3 +255,11 @@ def test_a_number_a_small_shape_reads_as_a_size_follows_the_constructor_at_every
     gqa = generate("models/gqa_repeat_kv_attention").source
     assert "math.sqrt(query.shape[3])" in gqa and "11.31" not in gqa
 
+
+def test_a_matrix_broadcast_along_a_batch_is_a_stride_0_view():
+    source = generate(OWN / "matrix_times_batch.py").source
+    assert "out_a = self.basis.expand(frames.shape[0], -1, -1)" in source
+    assert "mel_filters.expand(magnitudes.shape[0], -1, -1)" in generate("models/log_mel_db").source
+    # torch's other fold: the view back follows the frames' (not adjacent) dims 0 and 2
+    folded = generate(OWN / "transposed_basis_matmul.py").source
+    assert ".view(frames.shape[0], frames.shape[2], mm1.shape[1])" in folded

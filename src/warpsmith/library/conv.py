@@ -10,7 +10,10 @@ the same walk gathering instead of scattering: output o reads input i = (o + p â
 where that divides exactly, so no two programs ever write one output.
 
 What a tile cannot finish (reductions over the channels or the image, norms, another
-convolution) is placed after the stored value by the graph families, as gemm.py does.
+convolution) is placed after the stored value by the graph families, as gemm.py does. An
+input or weight computed before the convolution (a pre-activation, squeeze-excitation's mean,
+a standardised weight) is its prologue, written to a temporary first as a product's is
+(gemm._with_prologue), not fused into the convolution's loads.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .conv_depthwise import KNOBS as DEPTHWISE_KNOBS
-from .gemm import Stored, StoredFamily, dot_dtype
+from .gemm import Prologue, Stored, StoredFamily, dot_dtype
 from .graph import Graph, Val
 from .graph_conv import Geometry
 from .layout import Refused
@@ -57,8 +60,7 @@ class Conv(StoredFamily):
 def _operand(graph: Graph, vid: str, leaves: dict, dtype: str, role: str) -> str:
     val = graph.vals[vid]
     if val.kind != "leaf":
-        raise Refused(f"the convolution's {role} is computed before it (a prologue fused into "
-                      "the convolution's loads is not written)")
+        raise Prologue(vid)
     if val.dtype != dtype:
         raise Refused(f"a convolution of a {val.dtype} {role} into a {dtype} result")
     return leaves[vid][1]

@@ -117,6 +117,11 @@ class Gemm(StoredFamily):
     def head(self, graph: Graph, g: Val, ctx) -> tuple:
         dtype = dot_dtype(g, "product")
         a, b = (_operand(graph, vid, ctx.leaves, dtype) for vid in g.operands)
+        if BATCH in a.host and BATCH in b.host:
+            raise Refused("both of a batched product's operands are broadcast along its batch")
+        # a matrix broadcast along the batch (mel_filters @ (B, F, T) frames) is expanded to
+        # the other operand's batch at run time: a stride-0 view, no copy
+        a, b = (Operand(x.host.replace(BATCH, f"{y.host}.shape[0]")) for x, y in ((a, b), (b, a)))
         return len(g.shape) == 3, a, b, dtype, g.combine
 
     def render(self, kernel: GemmKernel, tune: dict[str, int]):
@@ -125,23 +130,37 @@ class Gemm(StoredFamily):
         return render(kernel)
 
 
+BATCH = "{batch}"  # in an Operand's host: the other operand's batch size (Gemm.head)
+
+
 def _operand(graph: Graph, vid: str, leaves: dict, dtype: str) -> Operand:
     """A leaf, or a permutation of one (x.t(), w.transpose(1, 2)): passed as that view, so
-    the kernel reads the tensor in the layout it has, at its strides."""
+    the kernel reads the tensor in the layout it has, at its strides. A matrix broadcast to
+    a batched product's batch (`torch.matmul` of a (M, K) filter bank and (B, K, N) frames
+    expands it) is that matrix expanded along a new first dim, its size BATCH."""
     order, val = None, graph.vals[vid]
     while val.kind == "view":
         src = graph.vals[val.operands[0]]
-        if sorted(d for d in val.view if d is not None) != list(range(len(src.shape))) \
-                or len(val.view) != len(src.shape):
+        shown = [d for d in val.view if d is not None]
+        batch = len(val.view) == 3 and len(src.shape) == 2 and val.view[0] is None
+        if sorted(shown) != list(range(len(src.shape))) \
+                or len(val.view) != len(src.shape) + batch:
             raise Refused(f"a product's operand is a view {val.view} of a {src.shape} "
-                          "tensor that is not a permutation of its dims")
-        order = val.view if order is None else tuple(val.view[d] for d in order)
+                          "tensor that is neither a permutation of its dims nor a matrix "
+                          "broadcast along the batch")
+        order = val.view if order is None else \
+            tuple(None if d is None else val.view[d] for d in order)
         val = src
     if val.kind != "leaf":
         raise Prologue(val.id)
     if val.dtype != dtype:
         raise Refused(f"a product of a {val.dtype} operand into a {dtype} result")
     host = leaves[val.id][1]
+    if order is not None and order[0] is None:  # (None, i, j): a matrix along the batch
+        if len(order) != 3 or sorted(order[1:]) != [0, 1]:
+            raise Refused(f"a product's operand broadcasts {val.shape} as {order}")
+        matrix = host if order[1:] == (0, 1) else f"{host}.t()"
+        return Operand(f"{matrix}.expand({BATCH}, -1, -1)")
     if order is None or list(order) == list(range(len(order))):
         return Operand(host)
     if len(order) == 2:
@@ -150,8 +169,7 @@ def _operand(graph: Graph, vid: str, leaves: dict, dtype: str) -> Operand:
 
 
 class Prologue(Exception):
-    """A product's operand is computed before it: `vid` (the convolution family still
-    declines its own, conv.py)."""
+    """A product's or a convolution's operand is computed before it: `vid`."""
 
     def __init__(self, vid: str):
         super().__init__(vid)
@@ -160,11 +178,15 @@ class Prologue(Exception):
 
 def _with_prologue(graph: Graph, stored: Val, vid: str, ctx, depth: int) -> tuple | Decline:
     """The operand `vid` written first by a pointwise kernel into a temporary (SwiGLU's
-    silu(gate) * up, GPT's GELU between two projections: not fused into the product's loads,
-    one tensor written and read back), contiguous reshapes of it as views of that tensor;
-    then the graph placed again with it as an input. A prologue with a reduction, or one a
-    pointwise kernel cannot index, is declined."""
+    silu(gate) * up, GPT's GELU between two projections, a pre-activation before a
+    convolution: not fused into the product's loads, one tensor written and read back), or
+    by the graph families' kernels where reductions compute it (a softmax before attention's
+    second product, squeeze-excitation's mean before its 1x1 convolution, a standardised
+    weight); contiguous reshapes of it as views of that tensor; then the graph placed again
+    with it as an input."""
     from .pointwise import plan
+
+    noun = _NOUNS.get(stored.kind, "product")
 
     chain, src = [], vid
     while graph.vals[src].kind == "regroup":
@@ -178,13 +200,13 @@ def _with_prologue(graph: Graph, stored: Val, vid: str, ctx, depth: int) -> tupl
         kernels = _placed_prologue(graph, src, temp, ctx, depth)
         if isinstance(kernels, str):
             return Decline(stored.node, graph.ops[stored.node], "an operand is computed "
-                           f"before the product by more than pointwise ops, and {kernels}")
+                           f"before the {noun} by more than pointwise ops, and {kernels}")
     else:
         try:
             kernels = (plan(graph, src, set(), ctx.leaves, f"pointwise_kernel_pro{depth}",
                             temp),)
         except Refused as e:
-            return Decline(stored.node, graph.ops[stored.node], f"the product's prologue: {e}")
+            return Decline(stored.node, graph.ops[stored.node], f"the {noun}'s prologue: {e}")
     vals = dict(graph.vals)
     vals[src] = Val(src, val.shape, val.dtype, "leaf", -1, source=("temp", temp))
     leaves = dict(ctx.leaves) | {src: (temp, temp)}
@@ -195,6 +217,9 @@ def _with_prologue(graph: Graph, stored: Val, vid: str, ctx, depth: int) -> tupl
         leaves[rid] = (f"{temp}_v{i}", view)
     rest = _place_tail(graph, vals, replace(ctx, leaves=leaves), depth)
     return rest if isinstance(rest, Decline) else (*kernels, *rest)
+
+
+_NOUNS = {"gemm": "product", "conv": "convolution"}
 
 
 def _placed_prologue(graph: Graph, src: str, temp: str, ctx, depth: int) -> tuple | str:

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, fields, is_dataclass, replace
 
 from ..types import Task
+from .choices import agree, marked, settle
 from .family import Context
 from .graph import FwdArg, build_graph
 from .layout import Line, helpers, leaf_names
@@ -66,11 +67,11 @@ def plan_task(task: Task) -> Plan | NoPlan:
     twin = _twin_plan(task, traces[0])
     if twin is not None:
         try:
-            return _unify([*plans, twin[0]], [*inits, twin[1]], "plan")
+            return settle(_unify([*plans, twin[0]], [*inits, twin[1]], "plan"))
         except _Differs:
             pass  # the declared shapes alone decide, as before
     try:
-        return _unify(plans, inits, "plan")
+        return settle(_unify(plans, inits, "plan"))
     except _Differs as e:
         return NoPlan(str(e))
 
@@ -312,6 +313,12 @@ def _unify(values: list, inits: list, path: str):
     if isinstance(first, dict) and all(isinstance(v, dict) and v.keys() == first.keys()
                                        for v in values):
         return {k: _unify([v[k] for v in values], inits, f"{path}.{k}") for k in first}
+    if all(isinstance(v, str) for v in values) and any(marked(v) for v in values):
+        agreed = agree(values)  # graph_parts.extent's choices: what every shape allows
+        if agreed is None:
+            raise _Differs(f"{path} differs between shapes, so no single kernel structure "
+                           "fits every shape")
+        return agreed
     if any(v != first for v in values):
         raise _Differs(f"{path} differs between shapes, so no single kernel structure fits "
                        "every shape")

@@ -17,7 +17,9 @@ slices and selects, which the scan family places (graph_scan.py).
 from __future__ import annotations
 
 from . import graph_scan
+from .choices import choice
 from .graph import Val, _Builder
+from .match import init_formulas
 from .ops import Unsupported
 from .trace import Meta, Node
 
@@ -25,11 +27,18 @@ DENOMINATORS = range(2, 9)  # x.shape[d] * p // q for the fractions a model's sp
 SHIFTS = range(1, 9)  # x.shape[d] - c for a shift by a few positions
 
 
-def extent(value: int, length: int, d: int) -> str:
-    """`value` (0 ≤ value ≤ length) over "{h}.shape[d]", the source dim's run-time size."""
+def extent(value: int, length: int, d: int, inits: tuple = ()) -> str:
+    """`value` (0 ≤ value ≤ length) over "{h}.shape[d]", the source dim's run-time size;
+    where the constructor's arguments give it too (a fused QKV's `num_heads * head_dim`),
+    a choice (choices.py) of the size's text and theirs, the plans across shapes keeping
+    the one every shape allows."""
     n = f"{{h}}.shape[{d}]"
     if value in (0, length):
         return n if value else "0"
+    return choice([_over_size(value, length, n), *_over_inits(value, inits)])
+
+
+def _over_size(value: int, length: int, n: str) -> str:
     for q in DENOMINATORS:
         if value * q % length == 0:
             p = value * q // length
@@ -37,6 +46,16 @@ def extent(value: int, length: int, d: int) -> str:
     if length - value in SHIFTS:
         return f"{n} - {length - value}"
     return str(value)
+
+
+def _over_inits(value: int, inits: tuple) -> list[str]:
+    """The constructor's int arguments equal to `value`, then their sums and products
+    (match.init_formulas), as the candidate keeps them (`self.size{k}`)."""
+    def name(i: int) -> str:
+        return f"self.size{i}"
+
+    single = [name(i) for i, a in enumerate(inits) if type(a) is int and a == value]
+    return single + [text for text, _ in init_formulas([value], [tuple(inits)], name)]
 
 
 def _sizes(shape: tuple[int, ...], dim: int, length: str) -> tuple[str, ...]:
@@ -63,9 +82,11 @@ def _narrowed(b: _Builder, index: int, k: int, src: str, dim: int, start: int, s
         return
     if dtype is not None:  # an operand's part: its own dtype, not the node's output's
         meta = Meta(meta.shape, dtype)
-    length = extent(size, shape[dim], dim) if start == 0 else \
-        _difference(extent(start + size, shape[dim], dim), extent(start, shape[dim], dim))
-    prefix = f".narrow({dim}, {extent(start, shape[dim], dim)}, {length})"
+    inits = b.trace.init_inputs
+    length = extent(size, shape[dim], dim, inits) if start == 0 else \
+        _difference(extent(start + size, shape[dim], dim, inits),
+                    extent(start, shape[dim], dim, inits))
+    prefix = f".narrow({dim}, {extent(start, shape[dim], dim, inits)}, {length})"
     _part(b, vid, src, meta, _sizes(shape, dim, length), prefix)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import re
 
+from .choices import choice
 from .graph import Val
 from .ops import Unsupported
 
@@ -64,19 +65,19 @@ def _split(src, out, i: int, j: int, sizes: list[str], inputs=(), inits=()) -> i
         k += 1
     if k == len(out) or math.prod(out[j:k + 1]) != src[i]:
         raise _mixed(src, out)
+    options = []  # each rule's sizes, in order of preference; every shape's plan keeps
+    # those all allow (choices.py): a sequence length equal to a head_dim by chance (16 and
+    # 16) reads as either at one shape, as only the right one at the others
     kept = _init_factors(out[j + 1:k + 1], inits)
     if kept is not None:
-        sizes.append(" // ".join([f"{{h}}.shape[{i}]", *kept]))
-        sizes.extend(kept)
-        return k + 1
+        options.append([" // ".join([f"{{h}}.shape[{i}]", *kept]), *kept])
     run = _input_run(out[j:k + 1], inputs)
     if run is not None:
-        sizes.extend(run)
-        return k + 1
+        options.append(run)
     factors = [_factor(s, inits) for s in out[j + 1:k + 1]]
     rest = factors[0] if len(factors) == 1 else f"({' * '.join(factors)})"
-    sizes.append(f"{{h}}.shape[{i}] // {rest}")
-    sizes.extend(factors)
+    options.append([f"{{h}}.shape[{i}] // {rest}", *factors])
+    sizes.extend(choice(texts) for texts in zip(*options, strict=True))
     return k + 1
 
 
@@ -110,7 +111,25 @@ def _input_run(factors: tuple[int, ...], inputs) -> list[str] | None:
         for d in range(len(shape) - len(factors) + 1):
             if tuple(shape[d:d + len(factors)]) == tuple(factors):
                 return [f"{name}.shape[{d + t}]" for t in range(len(factors))]
+    # dims of an input in order with others between them (torch.matmul of a transposed
+    # matrix and (B, K, N) frames folds (B, N) into its product's rows): where one input
+    # has them at exactly one choice of dims
+    for name, shape in inputs:
+        picks = list(_in_order(tuple(shape), tuple(factors), 0))
+        if len(picks) == 1:
+            return [f"{name}.shape[{d}]" for d in picks[0]]
     return None
+
+
+def _in_order(shape: tuple, factors: tuple, start: int):
+    """Each ascending choice of dims of `shape` from `start` whose sizes are `factors`."""
+    if not factors:
+        yield ()
+        return
+    for d in range(start, len(shape)):
+        if shape[d] == factors[0]:
+            for rest in _in_order(shape, factors[1:], d + 1):
+                yield (d, *rest)
 
 
 def _mixed(src, out) -> Unsupported:

@@ -104,8 +104,38 @@ def _resolve(values: list, inits: list[tuple], path: str) -> dict:
             return more
     if all(v == values[0] for v in values):
         return {"value": values[0]}
+    if ".shape[" in path:  # a size that moves between shapes as no single argument does: a
+        # fused QKV's rows, (num_heads + 2 * num_kv_heads) * head_dim (small counts: a
+        # product two small arguments give by chance stays out while one number fits)
+        formula = next(init_formulas(values, inits, lambda i: f"int(args[{i}])"), None)
+        if formula is not None:
+            return {"init": formula[1], "formula": formula[0]}
     raise _Differs(f"{path} takes the values {values} across shapes and follows none of "
                    "the constructor's arguments")
+
+
+def init_formulas(values: list, inits: list[tuple], name):
+    """(text, first argument) for each product or sum of the constructor's int arguments
+    that gives `values` at every shape: a_i * a_k, then (a_i + m * a_j) * a_k and
+    a_i + m * a_j (m 1 or 2), each a_k also left out; `name(i)` writes argument i. A fused
+    projection's parts are these (q: num_heads * head_dim, k's end: (num_heads +
+    num_kv_heads) * head_dim), which no fraction of the width follows across head counts."""
+    n = min(len(init) for init in inits)
+    ints = [i for i in range(n) if all(type(init[i]) is int and init[i] >= 1 for init in inits)]
+    shapes = [(i, 0, None, k) for i in ints for k in ints if i <= k] + \
+        [(i, m, j, k) for k in (*ints, None) for i in ints for j in ints if i != j
+         for m in (1, 2)] + \
+        [(i, c, "", k) for k in ints for i in ints if i != k for c in ONE_MORE]
+    for i, m, j, k in shapes:
+        got = [(a[i] + (m if j == "" else 0 if j is None else m * a[j]))
+               * (a[k] if k is not None else 1) for a in inits]
+        if got != list(values):
+            continue
+        text = name(i) if j is None else f"{name(i)} + {m}" if j == "" else \
+            f"{name(i)} + {m} * {name(j)}" if m > 1 else f"{name(i)} + {name(j)}"
+        if k is not None:
+            text = f"({text}) * {name(k)}" if j is not None else f"{text} * {name(k)}"
+        yield text, i
 
 
 ONE_MORE = (1, 2)  # a class token's position, a padding row: `num_patches + 1`

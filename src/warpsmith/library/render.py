@@ -45,6 +45,8 @@ def scalar(spec: dict | None, default: float = 0.0) -> str:
 def size(spec: dict) -> str:
     if "init" not in spec:
         return str(int(spec["value"]))
+    if "formula" in spec:  # match.init_formulas: sums and products of the arguments
+        return spec["formula"]
     item = f"[{spec['item']}]" if "item" in spec else ""  # an element of a tuple argument
     more = f" + {spec['add']}" if "add" in spec else ""  # match._one_more
     more += f" * {spec['times']}" if "times" in spec else ""  # match._multiple
