@@ -113,7 +113,7 @@ def _code_lines(source: str) -> list[str]:
 
 
 def off_gpu_path(v: Verdict, source: str) -> Verdict:
-    """On the CPU, a candidate that asks where its tensors live (static_device.py) ran only
+    """On the CPU, a candidate that asks where its tensors live (static/device.py) ran only
     its CPU path: a PyTorch fallback (`if not x.is_cuda: return torch.argmin(x)`) never
     launches its kernel, and whatever the other path does for GPU tensors was never run (a
     kernel that does half its work when `x.device.type == "cuda"` passed here, E50). The

@@ -21,7 +21,7 @@ import typing
 from collections.abc import Iterator
 from functools import lru_cache
 
-from .static_base import (
+from .base import (
     REJECT,
     _dotted,
     _module_allowed,
@@ -273,7 +273,7 @@ def _by_string(tree):
 @per_tree
 def _reported_calls(tree: ast.Module) -> set[int]:
     """ids of call targets an older rule reports already (dynamic-code, forbidden-call)."""
-    from .static import FORBIDDEN_CALLS, FORBIDDEN_METHODS
+    from . import FORBIDDEN_CALLS, FORBIDDEN_METHODS
 
     return {id(n.func) for n in all_nodes(tree) if isinstance(n, ast.Call) and (
         isinstance(n.func, ast.Name) and n.func.id in FORBIDDEN_CALLS

@@ -1,4 +1,4 @@
-"""What the static scan's rule modules share (static.py, static_rules.py, static_escapes.py,
+"""What the static scan's rule modules share (static.py, lookup.py, static_escapes.py,
 static_tf32.py): the finding record, the rule registry and the helpers every rule reads, so
 each rule module imports this and none imports another to register (no import cycle)."""
 

@@ -14,8 +14,8 @@ import tokenize
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .. import pyparse
-from .static_base import (  # noqa: F401 (the names the scan's users read from here)
+from ... import pyparse
+from .base import (  # noqa: F401 (the names the scan's users read from here)
     ALLOWED_MODULES,
     FORBIDDEN_SUBMODULES,
     REJECT,
@@ -199,7 +199,7 @@ def _never_launched(tree):
     launched = {_dotted(n.value).rsplit(".", 1)[-1] for n in all_nodes(tree)
                 if isinstance(n, ast.Subscript)}
     referenced = {n.id for n in all_nodes(tree) if isinstance(n, ast.Name)}
-    kernels = _triton_kernels(tree)
+    kernels = _triton_kernels(tree)  # noqa: F811 (the module of that name is not read here)
     if kernels and not any(k.name in launched or k.name in referenced for k in kernels):
         yield kernels[0].lineno, "Triton kernels are defined but never launched"
 
@@ -294,7 +294,7 @@ PRIVATE_IDIOMS = {"torch.nn.init._calculate_fan_in_and_fan_out",
 
 @rule("private-api", REJECT)
 def _private(tree):
-    modules, names = _module_aliases(tree), static_rules.bindings(tree)
+    modules, names = _module_aliases(tree), lookup.bindings(tree)
     for node in all_nodes(tree):
         if isinstance(node, ast.Attribute):
             dotted = _dotted(node)
@@ -312,10 +312,10 @@ def _private(tree):
 
 def _idiom(node: ast.Attribute, names: dict[str, set[str]]) -> bool:
     """The whole private part of the path is one allowed idiom (not an attribute of it)."""
-    paths = static_rules.paths_of(node, names)
+    paths = lookup.paths_of(node, names)
     while isinstance(node.value, ast.Attribute) and not node.attr.startswith("_"):
         node = node.value
-        paths = static_rules.paths_of(node, names)
+        paths = lookup.paths_of(node, names)
     return bool(paths) and paths <= PRIVATE_IDIOMS
 
 
@@ -332,7 +332,7 @@ def _monkeypatch(tree):
             if isinstance(target, ast.Attribute) and root in modules:
                 reported.add(node.lineno)
                 yield node.lineno, f"assigns to {_dotted(target)}"
-    for line, reason in static_rules.patched_objects(tree):  # aliases, type(x), del
+    for line, reason in lookup.patched_objects(tree):  # aliases, type(x), del
         if line not in reported:
             yield line, reason
 
@@ -346,7 +346,7 @@ def _reference(tree):
 
 @rule("tensor-subclass", REJECT)
 def _tensor_subclass(tree):
-    aliased = {line for line, _ in static_rules.tensor_subclass_bases(tree)}
+    aliased = {line for line, _ in lookup.tensor_subclass_bases(tree)}
     for node in all_nodes(tree):
         if isinstance(node, ast.ClassDef) and any(
                 _dotted(b) in ("torch.Tensor", "Tensor") for b in node.bases):
@@ -389,14 +389,14 @@ def _alias_targets(tree: ast.Module) -> dict[str, str]:
     return names
 
 
-from . import static_escapes, static_kernels, static_rules  # noqa: E402,F401  (they register their rules)
-from .static_tf32 import tf32_dots  # noqa: E402,F401  (the pipeline calls it for strict fp32)
+from . import escapes, kernels, lookup  # noqa: E402,F401  (they register their rules)
+from .tf32 import tf32_dots  # noqa: E402,F401  (the pipeline calls it for strict fp32)
 
 
 def branches_on_device(source: str) -> bool:
     """Whether the code asks where a tensor lives or which machine it is on (`x.is_cuda`,
     `x.device.type`, `torch.cuda.is_available()`, …: static_device.py): on the CPU
     interpreter only its CPU path runs (pipeline: needs_gpu, never passed)."""
-    from .static_device import queries_device
+    from .device import queries_device
 
     return queries_device(source)
