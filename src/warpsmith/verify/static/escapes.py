@@ -2,7 +2,7 @@
 round): syntax that reads attributes by name without an attribute node, library functions that
 evaluate strings or build and load native code, and setters of process-wide torch state that
 the baselines timed beside the candidate share. Objects are matched by identity or by the
-module that defines them, whatever path or alias reached them. Registered into static.RULES.
+module that defines them, whatever path or alias reached them. The scan runs them (static.RULES).
 """
 
 from __future__ import annotations
@@ -15,7 +15,17 @@ import types
 from collections.abc import Iterator
 
 from . import lookup
-from .base import REJECT, WARN, _dotted, all_nodes, detect_language, per_tree, rule
+from .base import (
+    REJECT,
+    WARN,
+    all_nodes,
+    detect_language,
+    dotted_name,
+    module_aliases,
+    per_tree,
+    rule,
+    triton_kernels,
+)
 
 # Native code in the candidate's process defeats every in-process guard, and a child process
 # computes where no guard looks (it can read and write the worker's memory through
@@ -105,7 +115,7 @@ def _resolved_steps(tree: ast.Module) -> Iterator[tuple[int, str, object]]:
 
 @per_tree
 def _paths(tree: ast.Module) -> list[tuple[int, str]]:
-    """Dotted references and `from m import name` (static_rules), and `import m.sub as x`,
+    """Dotted references and `from m import name` (lookup.py), and `import m.sub as x`,
     which names a module even if x is never used."""
     return lookup.references(tree) + [(node.lineno, a.name) for node in all_nodes(tree)
                                             if isinstance(node, ast.Import) for a in node.names]
@@ -252,7 +262,7 @@ def _dunder_name(tree):
     for node in all_nodes(tree):
         for name, stored in _bound_or_read(node):
             allowed = lookup.ALLOWED_DUNDER_NAMES if stored else READABLE_DUNDERS
-            if lookup._is_dunder(name) and name not in allowed:
+            if lookup.is_dunder(name) and name not in allowed:
                 yield getattr(node, "lineno", 0), f"{'binds' if stored else 'reads'} {name}"\
                     ", a name the runtime gives meaning to (a method, a class's annotations)"
 
@@ -417,7 +427,7 @@ CLASS_FACTORIES = {"dataclasses.make_dataclass": ("bases", "namespace"),
 @rule("run-time-type", REJECT)
 def _run_time_type(tree):
     names = lookup.bindings(tree)
-    _, returns = lookup._reference_bindings(tree)
+    _, returns = lookup.reference_bindings(tree)
     factories = {id(_resolve(p)): kw for p, kw in CLASS_FACTORIES.items()
                  if _resolve(p) is not None}
     for node in (n for n in all_nodes(tree) if isinstance(n, ast.Call)):
@@ -445,7 +455,7 @@ MODULE_WRITERS = {"global_enum", "global_enum_repr", "global_flag_repr", "global
 @rule("module-write", REJECT)
 def _module_write(tree):
     names = lookup.bindings(tree)
-    _, returns = lookup._reference_bindings(tree)
+    _, returns = lookup.reference_bindings(tree)
     factories = {id(obj) for p in (*CLASS_FACTORIES, "collections.namedtuple",
                                    "typing.NamedTuple", "typing.TypedDict")
                  if (obj := _resolve(p)) is not None}
@@ -496,14 +506,14 @@ STDLIB_MODULES = frozenset(sys.stdlib_module_names) - {"math", "this", "__future
 @rule("expression-reach", REJECT)
 def _expression_reach(tree):
     names = lookup.bindings(tree)
-    _, returns = lookup._reference_bindings(tree)
+    _, returns = lookup.reference_bindings(tree)
     called = {id(n.func) for n in all_nodes(tree) if isinstance(n, ast.Call)}
     for node in all_nodes(tree):
         if not isinstance(node, ast.Attribute) or not (
                 node.attr in REACH_NAMES or node.attr in STDLIB_MODULES and id(node) not in called):
             continue
         # a plain dotted path (`torch.sys`, `m.os` of an imported m) is the other rules'
-        if not _dotted(node.value) or not lookup.paths_of(node.value, names, returns):
+        if not dotted_name(node.value) or not lookup.paths_of(node.value, names, returns):
             yield node.lineno, f"reads .{node.attr} off {ast.unparse(node.value)[:60]}, which " \
                                "the scan cannot resolve: modules off the allow-list are " \
                                "reached that way"
@@ -518,9 +528,7 @@ def _expression_reach(tree):
 # file writes `self._x` and never rebinds `self`.
 @rule("private-reach", REJECT)
 def _private_reach(tree):
-    from . import _module_aliases
-
-    modules = _module_aliases(tree)
+    modules = module_aliases(tree)
     own = _own_private_attributes(tree)
     methods_self, methods = _method_self_names(tree)
     for node in all_nodes(tree):
@@ -535,7 +543,7 @@ def _private_reach(tree):
                                "whatever the caller passes, and it reads private names"
         if not (isinstance(node, ast.Attribute) and _private(node.attr)):
             continue
-        if _dotted(node).split(".")[0] in modules:
+        if dotted_name(node).split(".")[0] in modules:
             continue  # a dotted path off an imported module: the private-api rule's
         if id(node.value) in methods_self and node.attr in own:
             continue
@@ -697,7 +705,7 @@ def _field_access(text: str, formatter) -> bool:
 # were two texts and no warning (red-team round of 2026-12-05).
 @rule("cross-program-rmw", WARN)
 def _cross_program_rmw(tree):
-    for kernel in _triton_kernels(tree):
+    for kernel in triton_kernels(tree):
         vectors = _names_with_arange(kernel)
         made_of = _sources(kernel, vectors)
         loads = {made_of(_pointer(c))[0] for c in _calls_to(kernel, "load")}
@@ -710,12 +718,6 @@ def _cross_program_rmw(tree):
                                    "read-modify-write of one address that several programs " \
                                    "may share races on a GPU (the CPU interpreter runs " \
                                    "programs one at a time): only a GPU can judge it"
-
-
-def _triton_kernels(tree):
-    from . import _triton_kernels as kernels
-
-    return kernels(tree)
 
 
 def _calls_to(kernel: ast.FunctionDef, name: str) -> list[ast.Call]:

@@ -4,7 +4,7 @@ kernel's body is plain Python, so `float(str(tl.load(p)))`, `math.exp(v)` or a l
 compiler runs Python functions only on compile-time values). A kernel, and every plain
 function it calls, may call Triton's own functions, other kernels, the value methods of
 triton.language, a few builtins the compiler knows; anything else only on compile-time values
-(constants, constexpr parameters, shapes and dtypes). Registered into static.RULES.
+(constants, constexpr parameters, shapes and dtypes). The scan runs them (static.RULES).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import functools
 from collections.abc import Iterator
 
 from . import lookup
-from .base import REJECT, _triton_kernels, all_nodes, per_tree, rule
+from .base import REJECT, all_nodes, per_tree, rule, triton_kernels
 
 # Builtins Triton's code generator maps or runs (range, min, max, print) or that act on tuples
 # and tensors as the compiler does; int/float/bool only on compile-time values (below).
@@ -49,8 +49,8 @@ def value_methods() -> frozenset[str]:
 @rule("host-python-in-kernel", REJECT)
 def _host_python_in_kernel(tree):
     names = lookup.bindings(tree)
-    _, returns = lookup._reference_bindings(tree)
-    jit = {k.name for k in _triton_kernels(tree)}
+    _, returns = lookup.reference_bindings(tree)
+    jit = {k.name for k in triton_kernels(tree)}
     yield from _host_python(tree, names, returns, jit)
     yield from _host_function_handed_in(tree, names, returns, jit)
 
@@ -58,7 +58,7 @@ def _host_python_in_kernel(tree):
 def _host_python(tree, names, returns, jit: set[str]):
     plain = {n.name: n for n in all_nodes(tree)
              if isinstance(n, ast.FunctionDef) and n.name not in jit}
-    seen, todo = set(), list(_triton_kernels(tree))
+    seen, todo = set(), list(triton_kernels(tree))
     plain_names = set(plain)
     hosts = set(plain) | {n.name for n in all_nodes(tree) if isinstance(n, ast.ClassDef)}
     objects = _host_objects(tree, hosts, names) - jit
@@ -119,7 +119,7 @@ def _host_function_handed_in(tree, names, returns, jit: set[str]):
     passed in). The worker refuses such a launch at run time as well (lang/triton_compat)."""
     plain = {n.name for n in all_nodes(tree) if isinstance(n, ast.FunctionDef | ast.ClassDef)
              and n.name not in jit}
-    for kernel in _triton_kernels(tree):  # a parameter's default is handed in at every launch
+    for kernel in triton_kernels(tree):  # a parameter's default is handed in at every launch
         for default in [*kernel.args.defaults, *filter(None, kernel.args.kw_defaults)]:
             if _host_function(default, names, returns, plain) or isinstance(default, ast.Call) \
                     and isinstance(default.func, ast.Name) and default.func.id in plain:
@@ -401,10 +401,10 @@ TRITON_BUILTINS = frozenset({"len", "list", "range", "float", "int", "isinstance
 @rule("global-in-kernel", REJECT)
 def _global_in_kernel(tree):
     names = lookup.bindings(tree)
-    jit = {k.name for k in _triton_kernels(tree)}
+    jit = {k.name for k in triton_kernels(tree)}
     allowed = _kernel_readable_globals(tree, names, jit)
     enclosed = _enclosed_names(tree)
-    for fn in _triton_kernels(tree):
+    for fn in triton_kernels(tree):
         local = set(_params(fn)) | {n.id for n in _body_nodes(fn) if isinstance(n, ast.Name)
                                     and not isinstance(n.ctx, ast.Load)}
         local |= {n.arg for n in _body_nodes(fn) if isinstance(n, ast.arg)}
