@@ -77,7 +77,7 @@ def child_argv(specs: list[str], calls: int, device: str) -> list[str]:
 def _copied(specs: list[str], uid) -> tuple[list[str], Path]:
     """Task files copied to a folder of the job's uid, bound read-only in the sandbox as
     the worker's job folder is."""
-    from warpsmith.verify import jail
+    from warpsmith.verify.isolation import jail
 
     inbox = Path(tempfile.mkdtemp(prefix="bias-probe-", dir="/dev/shm"))
     out = []
@@ -92,7 +92,7 @@ def _copied(specs: list[str], uid) -> tuple[list[str], Path]:
 def run_child(kind: str, specs: list[str], calls: int, device: str,
               argv: list[str] | None = None) -> dict:
     """`argv`: the child's command line before its specs (this script's own by default)."""
-    from warpsmith.verify import jail
+    from warpsmith.verify.isolation import jail
 
     head = argv or child_argv([], calls, device)
     argv, fds, close, inbox = [*head, *specs], (), (), None

@@ -233,7 +233,7 @@ def test_the_worker_is_stopped_while_the_trusted_side_times_and_that_time_is_not
     import secrets
     import time
 
-    from warpsmith.verify.sandbox import pids, run_worker
+    from warpsmith.verify.isolation.sandbox import pids, run_worker
 
     states, frames, marker = [], [], f"# job {secrets.token_hex(8)}"
 
@@ -257,7 +257,7 @@ def test_the_worker_is_stopped_while_the_trusted_side_times_and_that_time_is_not
 
 
 def test_timing_frames_without_a_timer_are_malformed(tmp_path):
-    from warpsmith.verify.sandbox import run_worker
+    from warpsmith.verify.isolation.sandbox import run_worker
 
     job, scratch = tmp_path / "job", tmp_path / "cwd"
     job.mkdir()
@@ -279,7 +279,7 @@ if os.fork() == 0:
 
 
 def _running(marker: str) -> list[str]:
-    from warpsmith.verify.proctree import STOPPED, pids, state
+    from warpsmith.verify.isolation.proctree import STOPPED, pids, state
 
     return [s for p in pids() if marker.encode() in _cmdline(p)
             if (s := state(p)) not in STOPPED]
@@ -305,8 +305,8 @@ def test_every_process_of_the_worker_is_stopped_while_a_baseline_is_timed(
     import secrets
     import time
 
-    from warpsmith.verify import jail
-    from warpsmith.verify.sandbox import run_worker
+    from warpsmith.verify.isolation import jail
+    from warpsmith.verify.isolation.sandbox import run_worker
 
     if sandbox == "none":
         monkeypatch.setattr(jail, "current", lambda: jail.Jail("none", "test"))

@@ -5,11 +5,11 @@ import subprocess
 import sys
 import time
 
-from warpsmith.verify import gpulock
+from warpsmith.verify.isolation import gpulock
 
 HOLDER = '''
 import sys, time
-from warpsmith.verify import gpulock
+from warpsmith.verify.isolation import gpulock
 gpulock._gpu_present = lambda: True
 gpulock._path = lambda: sys.argv[1]
 with gpulock.exclusive("cuda"):
@@ -41,7 +41,8 @@ def test_the_cpu_takes_no_lock(monkeypatch):
 def test_a_static_rejection_does_not_wait_for_the_gpu(monkeypatch, tmp_path):
     """Issue 28: a file the scan rejects is answered without the GPU's lock, whatever other
     verification holds it (six verify commands at once: scan rejections waited 30-290 s)."""
-    from warpsmith.verify import gpulock, pipeline
+    from warpsmith.verify import pipeline
+    from warpsmith.verify.isolation import gpulock
 
     def held(device):
         raise AssertionError("the lock was taken for a static rejection")

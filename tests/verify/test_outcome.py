@@ -100,8 +100,8 @@ def test_a_faked_or_provoked_out_of_memory_is_the_candidates():
 
 
 def test_a_timeout_says_how_far_the_calls_got_and_on_the_cpu_whose_limit_it_may_be():
+    from warpsmith.verify.isolation.sandbox import Outcome
     from warpsmith.verify.outcome import interpret_outcome
-    from warpsmith.verify.sandbox import Outcome
 
     late = Outcome(returncode=None, timed_out=True, report=None, log_tail="", seconds=301.4,
                    collected=((), (), ()))

@@ -10,9 +10,9 @@ import pytest
 
 from warpsmith.config import worker_environment
 from warpsmith.errors import UsageError
-from warpsmith.verify import prestart
+from warpsmith.verify.isolation import prestart
+from warpsmith.verify.isolation.sandbox import start_waiting
 from warpsmith.verify.pipeline import verify
-from warpsmith.verify.sandbox import start_waiting
 
 GOOD = Path(__file__).parent.parent / "kernels" / "good" / "relu_triton.py"
 

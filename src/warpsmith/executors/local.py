@@ -28,8 +28,8 @@ from .. import config
 from ..config import profile as get_profile
 from ..errors import UsageError
 from ..types import Task, Verdict
+from ..verify.isolation.sandbox import kill_tagged
 from ..verify.protocol import signal_name
-from ..verify.sandbox import kill_tagged
 from .jobs import crashed, make_job, run_job, verdict_of
 
 log = logging.getLogger(__name__)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..types import Task, Verdict
-from ..verify import sandboxed
+from ..verify.isolation import sandboxed
 
 # Real Nsight Compute metric names (checked with `ncu --query-metrics` on our H200), chosen
 # after CudaForge's 24 and KernelAgent's 28: enough to tell memory-, compute- and latency-bound

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..types import Task
-from . import sandboxed
+from .isolation import sandboxed
 
 TIMEOUT_S = 600.0  # memcheck slows kernels 10-100×; the verifier's thorough deadline is 900
 MAX_LOG_CHARS = 1 << 20  # of the sanitizer's log: the summary is at its end

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..types import Verdict
+from .isolation.sandbox import Outcome
 from .protocol import signal_name
-from .sandbox import Outcome
 from .worker_report import WorkerReport, number
 
 

@@ -26,9 +26,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..protocol import ACK, CASE, INPUTS, SLOTS, TIMING, WAIT, Malformed, header, read_frames
 from . import jail
 from .proctree import descendants, environ_of, kill_tagged, pids, stopped  # noqa: F401
-from .protocol import ACK, CASE, INPUTS, SLOTS, TIMING, WAIT, Malformed, header, read_frames
 
 LOG_TAIL_BYTES = 8192
 HEADER_BYTES = 1 << 20  # a frame's JSON header: records and reports are kilobytes
