@@ -236,8 +236,8 @@ def test_a_kept_compiled_reference_is_reused_whatever_its_truth():
     its torch.compile baseline."""
     from warpsmith.tasks import resolve_task
     from warpsmith.types import Shape
+    from warpsmith.verify.checks.reference import prepare
     from warpsmith.verify.child import reference_worker
-    from warpsmith.verify.reference import prepare
 
     task = resolve_task("level1/relu")
     name = task.shapes[0].name

@@ -14,9 +14,9 @@ from warpsmith.config import PROFILES, worker_environment
 from warpsmith.tasks.loader import load_task
 from warpsmith.verify import wire
 from warpsmith.verify.baselines import Baselines
+from warpsmith.verify.checks.reference import Case, prepare
 from warpsmith.verify.child.timing import parse_go
 from warpsmith.verify.protocol import END, Malformed
-from warpsmith.verify.reference import Case, prepare
 
 BUILTIN = Path(__file__).parents[2] / "src" / "warpsmith" / "tasks" / "builtin" / "level1"
 PROFILE = replace(PROFILES["quick"], blocks=4, calls_per_block=3, warmup_s=0.0,

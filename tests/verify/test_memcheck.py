@@ -9,7 +9,8 @@ import pytest
 
 from warpsmith.tasks import resolve_task
 from warpsmith.types import Verdict
-from warpsmith.verify import memcheck, pipeline
+from warpsmith.verify import pipeline
+from warpsmith.verify.checks import memcheck
 from warpsmith.verify.isolation import jail
 
 OOB_LOG = """========= COMPUTE-SANITIZER

@@ -3,7 +3,7 @@ nothing of the candidate ran there first (E54: a kernel hard-coded to the declar
 for CUDA only on the secret twin and got needs_gpu, no penalty, instead of a failure)."""
 
 from warpsmith.types import Verdict
-from warpsmith.verify import offgpu
+from warpsmith.verify.checks import offgpu
 from warpsmith.verify.worker_report import parse_report
 
 SOURCE = "class ModelNew:\n    def forward(self, x):\n        torch.cuda.synchronize()\n"

@@ -70,7 +70,7 @@ def test_the_reference_dtype_wins():
 def test_constant_parameters_and_running_statistics_get_secret_values():
     """E14: a kernel that drops LayerNorm's default affine (weight 1, bias 0) or BatchNorm's
     default running statistics passed on KernelBench tasks, which never set them."""
-    from warpsmith.verify.reference import vary_constants
+    from warpsmith.verify.checks.reference import vary_constants
 
     class Defaults(nn.Module):
         def __init__(self):
@@ -95,7 +95,7 @@ def test_constant_parameters_and_running_statistics_get_secret_values():
 
 
 def test_a_torch_nn_layers_one_element_default_is_varied_too():
-    from warpsmith.verify.reference import vary_constants
+    from warpsmith.verify.checks.reference import vary_constants
 
     class Act(nn.Module):
         def __init__(self):

@@ -184,9 +184,9 @@ def test_the_case_reader_hands_out_one_call_at_a_time():
 
     from warpsmith.config import PROFILES
     from warpsmith.tasks.suite import resolve_task
-    from warpsmith.verify.collect import CaseReader
+    from warpsmith.verify.checks.collect import CaseReader
+    from warpsmith.verify.checks.reference import prepare
     from warpsmith.verify.protocol import Malformed
-    from warpsmith.verify.reference import prepare
     from warpsmith.verify.wire import nbytes, parse_input_header, tensor_descs
 
     task = resolve_task("level1/relu")

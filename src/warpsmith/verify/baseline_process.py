@@ -30,11 +30,11 @@ import torch
 
 from ..config import VerifyProfile, worker_environment
 from ..types import Task
+from .checks.reference import Prepared
 from .isolation import prestart
 from .isolation.proctree import stopped
 from .isolation.sandbox import JOB_TAG, Started
 from .protocol import END, TIMING, go_line, header
-from .reference import Prepared
 from .worker_report import finite
 
 PROGRAM = ("-m", "warpsmith.verify.child.reference_worker")

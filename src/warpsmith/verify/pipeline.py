@@ -29,15 +29,16 @@ from ..tasks import admission
 from ..tasks.counting import count_cost
 from ..tasks.suite import resolve_task
 from ..types import Task, Verdict
-from . import baseline_process, collect, gates, gpukernels, memcheck, memplan, offgpu, static
+from . import baseline_process, gates, static
 from . import baselines as baseline_timer
 from .baseline_process import BaselineProcess
+from .checks import collect, gpukernels, memcheck, memplan, offgpu
+from .checks.outcome import interpret_outcome, stage_times
+from .checks.reference import Prepared, checked, prepare
 from .feedback import feedback_text
 from .isolation import gpulock, jail, prestart
 from .isolation.sandbox import run_worker
-from .outcome import interpret_outcome, stage_times
 from .protocol import Job, job_message
-from .reference import Prepared, checked, prepare
 from .timing import timing_verdict
 from .worker_report import WorkerReport, parse_report
 

@@ -12,9 +12,9 @@ import torch
 from ..tasks.counting import count_cost
 from ..tasks.gpus import roofline_floor
 from ..types import CaseResult, Floor, Task, Timing, Verdict
-from .correctness import compare
-from .outcome import timing_problem
-from .reference import Prepared, timing_case
+from .checks.correctness import compare
+from .checks.outcome import timing_problem
+from .checks.reference import Prepared, timing_case
 from .worker_report import WorkerReport
 
 

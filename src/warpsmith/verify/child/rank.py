@@ -76,7 +76,7 @@ def _rank_all(job: dict, report: dict) -> None:
 def _setup(job: dict, device: str) -> tuple:
     """(task, the inputs at the job's shape, what builds each variant's model)."""
     from ...tasks.loader import build, load_task
-    from ..inputs import case_inputs
+    from ..checks.inputs import case_inputs
     from .models import spec_of
 
     task = load_task(job["task"])

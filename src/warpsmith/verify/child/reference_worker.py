@@ -29,7 +29,7 @@ import torch
 from ...tasks.loader import build_model, load_task, tf32_policy
 from ...types import Shape
 from .. import protocol
-from ..inputs import case_inputs
+from ..checks.inputs import case_inputs
 from ..protocol import compile_name
 from ..stopwatch import per_call_seconds, warm_up
 from .models import _load_matching, _load_unsaved

@@ -11,10 +11,10 @@ import re
 import tokenize
 from dataclasses import replace
 
-from .. import pyparse
-from ..types import Verdict
-from . import static
-from .worker_report import WorkerReport
+from ... import pyparse
+from ...types import Verdict
+from .. import static
+from ..worker_report import WorkerReport
 
 # what torch and Triton say when a candidate needs CUDA on a machine without it
 CUDA_MISSING = ("Torch not compiled with CUDA enabled", "Found no NVIDIA driver",

@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 import torch
 from torch.utils._pytree import tree_leaves
 
-from ..config import VerifyProfile
-from ..errors import TaskError
-from ..tasks.admission import data_sizes, holds_size
-from ..tasks.loader import (
+from ...config import VerifyProfile
+from ...errors import TaskError
+from ...tasks.admission import data_sizes, holds_size
+from ...tasks.loader import (
     build,
     build_model,
     import_task_module,
@@ -34,7 +34,7 @@ from ..tasks.loader import (
     tf32_policy,
     upcast,
 )
-from ..types import Shape, Task
+from ...types import Shape, Task
 from .correctness import compare
 from .inputs import case_inputs, is_checked, needs_mixing
 
