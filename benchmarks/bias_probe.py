@@ -36,7 +36,7 @@ def measure(spec: str, calls: int, device: str) -> dict:
 
     from warpsmith.tasks.loader import build, tf32_policy
     from warpsmith.tasks.suite import resolve_task
-    from warpsmith.verify.stopwatch import flush_buffer, timed_call, warm_up
+    from warpsmith.verify.timing.stopwatch import flush_buffer, timed_call, warm_up
 
     ref, shape = spec.rsplit(":", 1)
     task = resolve_task(ref)

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from warpsmith.config import PROFILES
-from warpsmith.verify import baseline_process, pipeline
-from warpsmith.verify.baselines import Baselines
+from warpsmith.verify import pipeline
 from warpsmith.verify.pipeline import verify
+from warpsmith.verify.timing import baseline_process
+from warpsmith.verify.timing.baselines import Baselines
 
 GOOD = Path(__file__).parents[1] / "kernels" / "good"
 BAD = Path(__file__).parents[1] / "kernels" / "bad"

@@ -13,10 +13,10 @@ import torch
 from warpsmith.config import PROFILES, worker_environment
 from warpsmith.tasks.loader import load_task
 from warpsmith.verify import wire
-from warpsmith.verify.baselines import Baselines
 from warpsmith.verify.checks.reference import Case, prepare
 from warpsmith.verify.child.timing import parse_go
 from warpsmith.verify.protocol import END, Malformed
+from warpsmith.verify.timing.baselines import Baselines
 
 BUILTIN = Path(__file__).parents[2] / "src" / "warpsmith" / "tasks" / "builtin" / "level1"
 PROFILE = replace(PROFILES["quick"], blocks=4, calls_per_block=3, warmup_s=0.0,
@@ -340,7 +340,7 @@ def test_every_timed_call_gets_fresh_inputs_and_an_answer_replayed_from_others_f
     values the trusted side reads from the worker's outputs are checked against the
     reference of the inputs it handed over: an answer replayed from an earlier block's
     inputs fails (E18)."""
-    from warpsmith.verify.timing import _check_probes
+    from warpsmith.verify.timing.summary import _check_probes
 
     task, prepared = _timed_prepared()
     warm = {c.seed for c in prepared.cases if c.variant == "timing"}

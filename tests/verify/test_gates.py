@@ -4,7 +4,7 @@ import pytest
 
 from warpsmith.types import Timing, Verdict
 from warpsmith.verify import pipeline
-from warpsmith.verify.gates import apply_gates, implausible, remeasured
+from warpsmith.verify.timing.gates import apply_gates, implausible, remeasured
 
 
 def _timed(cand_us, eager_us, compile_us, peak_floor_us=100.0):

@@ -169,7 +169,7 @@ def candidate_time_us(verdict: Verdict) -> float | None:
 
 def _gpu_of(verdict: Verdict) -> str | None:
     """The table's name for the GPU the verdict ran on, when it ran on one we know."""
-    from ..verify.timing import gpu_key
+    from ..verify.timing.summary import gpu_key
 
     name = verdict.environment.get("gpu")
     return gpu_key(name) if name else None

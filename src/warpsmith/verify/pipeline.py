@@ -29,9 +29,7 @@ from ..tasks import admission
 from ..tasks.counting import count_cost
 from ..tasks.suite import resolve_task
 from ..types import Task, Verdict
-from . import baseline_process, gates, static
-from . import baselines as baseline_timer
-from .baseline_process import BaselineProcess
+from . import static
 from .checks import collect, gpukernels, memcheck, memplan, offgpu
 from .checks.outcome import interpret_outcome, stage_times
 from .checks.reference import Prepared, checked, prepare
@@ -39,7 +37,10 @@ from .feedback import feedback_text
 from .isolation import gpulock, jail, prestart
 from .isolation.sandbox import run_worker
 from .protocol import Job, job_message
-from .timing import timing_verdict
+from .timing import baseline_process, gates
+from .timing import baselines as baseline_timer
+from .timing.baseline_process import BaselineProcess
+from .timing.summary import timing_verdict
 from .worker_report import WorkerReport, parse_report
 
 # In every cache key: 4 since timed calls are watched and get fresh inputs (a verdict of 3

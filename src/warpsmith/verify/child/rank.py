@@ -338,7 +338,7 @@ def _time_all(entries: list[_Entry], inputs: list, job: dict) -> None:
     (L2 flushed, CUDA events, device-wide sync) as the verifier times candidates."""
     import torch
 
-    from ..stopwatch import L2_FLUSH_BYTES, timed_call
+    from ..timing.stopwatch import L2_FLUSH_BYTES, timed_call
 
     for entry in entries:
         _guarded(entry, lambda e=entry: [e.model(*inputs) for _ in range(job["warmup"])])

@@ -31,7 +31,7 @@ from ...types import Shape
 from .. import protocol
 from ..checks.inputs import case_inputs
 from ..protocol import compile_name
-from ..stopwatch import per_call_seconds, warm_up
+from ..timing.stopwatch import per_call_seconds, warm_up
 from .models import _load_matching, _load_unsaved
 from .timing import serve
 from .worker import _stdin_bytes, _stdin_line, _stdin_line_soon

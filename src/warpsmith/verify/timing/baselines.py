@@ -29,15 +29,15 @@ import time
 
 import torch
 
-from ..tasks.loader import tf32_policy
-from ..types import Shape, Task
-from . import ipc, wire
+from ...tasks.loader import tf32_policy
+from ...types import Shape, Task
+from .. import ipc, wire
+from ..checks import memplan
+from ..checks.collect import blame_if_held, others_bytes
+from ..checks.inputs import case_inputs
+from ..checks.reference import Prepared
+from ..protocol import END, Malformed, compile_name, go_line, untrusted_json
 from .baseline_process import BaselineFailed, BaselineProcess
-from .checks import memplan
-from .checks.collect import blame_if_held, others_bytes
-from .checks.inputs import case_inputs
-from .checks.reference import Prepared
-from .protocol import END, Malformed, compile_name, go_line, untrusted_json
 from .stopwatch import clock_and_temperature, per_call_seconds, synchronize, warm_up
 
 CANDIDATE = "candidate"

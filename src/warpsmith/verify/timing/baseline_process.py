@@ -28,14 +28,14 @@ from pathlib import Path
 
 import torch
 
-from ..config import VerifyProfile, worker_environment
-from ..types import Task
-from .checks.reference import Prepared
-from .isolation import prestart
-from .isolation.proctree import stopped
-from .isolation.sandbox import JOB_TAG, Started
-from .protocol import END, TIMING, go_line, header
-from .worker_report import finite
+from ...config import VerifyProfile, worker_environment
+from ...types import Task
+from ..checks.reference import Prepared
+from ..isolation import prestart
+from ..isolation.proctree import stopped
+from ..isolation.sandbox import JOB_TAG, Started
+from ..protocol import END, TIMING, go_line, header
+from ..worker_report import finite
 
 PROGRAM = ("-m", "warpsmith.verify.child.reference_worker")
 MAX_FRAME = 64 << 20  # a block's outputs' handles (a GPU), or their bytes (the CPU's tests)
