@@ -71,10 +71,10 @@ def test_a_task_with_no_size_that_fits_is_named_too_large(tmp_path):
 
 
 def test_the_rules_come_back_after_the_self_check():
-    scan, dynamic, timed = static.scan, pipeline._dynamic_problems, summary.timed_problems
+    scan, dynamic, timed = static.scan, pipeline.dynamic_problems, summary.timed_problems
     with torch_rules_off():
         assert static.scan is not scan and summary.timed_problems is not timed
-    assert static.scan is scan and pipeline._dynamic_problems is dynamic
+    assert static.scan is scan and pipeline.dynamic_problems is dynamic
     assert summary.timed_problems is timed
 
 

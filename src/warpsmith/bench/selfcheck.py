@@ -16,7 +16,7 @@ The rules are switched off by replacing two functions of the verifier for the du
 verification, under a lock, in this process (so it verifies inline, never through an
 executor), and nothing is written to the verdict cache: a real candidate with the reference's
 source must never find this verdict there. A verify() parameter would replace this
-(`allow_torch=True`: skip static.scan, drop TORCH_RULES from _dynamic_problems and
+(`allow_torch=True`: skip static.scan, drop TORCH_RULES from dynamic_problems and
 timing.summary.timed_problems).
 """
 
@@ -106,14 +106,14 @@ def torch_rules_off():
     # every place the rules run: the checked calls' and the timed calls' (on a GPU, each
     # timing block's watched call runs them again; missing them rejected every task there)
     with _RULES_OFF:
-        scan, dynamic, timed = static.scan, pipeline._dynamic_problems, summary.timed_problems
+        scan, dynamic, timed = static.scan, pipeline.dynamic_problems, summary.timed_problems
         static.scan = lambda source: static.Scan("none", ())
-        pipeline._dynamic_problems = lambda report, names: [
+        pipeline.dynamic_problems = lambda report, names: [
             p for p in dynamic(report, names) if p[0] not in TORCH_RULES]
         summary.timed_problems = lambda report, triton: [
             p for p in timed(report, triton) if p[0] not in TORCH_RULES]
         try:
             yield
         finally:
-            static.scan, pipeline._dynamic_problems = scan, dynamic
+            static.scan, pipeline.dynamic_problems = scan, dynamic
             summary.timed_problems = timed

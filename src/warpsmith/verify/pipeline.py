@@ -382,7 +382,7 @@ def _correctness_verdict(base, report: WorkerReport, results, names: set[str]) -
         return replace(base, status="runtime_error", reasons=(
             f"{report.refused[0]} (raised in a launch and caught by the candidate's code; "
             f"{len(report.refused)} such refusals)",))
-    problems = _dynamic_problems(report, names if base.device == "cuda" else None)
+    problems = dynamic_problems(report, names if base.device == "cuda" else None)
     if problems:
         return replace(base, status="rejected", reasons=tuple(p for _, p in problems),
                        rules=tuple(dict.fromkeys(r for r, _ in problems)))
@@ -410,7 +410,7 @@ def _failure_lines(failed: list, total: int) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def _dynamic_problems(report: WorkerReport, gpu_names: set[str] | None
+def dynamic_problems(report: WorkerReport, gpu_names: set[str] | None
                       ) -> list[tuple[str, str]]:
     """gpu_names: the candidate's kernel names on a GPU, where the profiler's record of what
     executed replaces the Triton launch hook's record of what was launched."""

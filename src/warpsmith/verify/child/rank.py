@@ -102,7 +102,7 @@ def _load(entry: _Entry, index: int, spec: dict, device: str = "cuda") -> None:
 
     import torch
 
-    from .worker import _make_model
+    from .models import make_model
 
     try:
         name = f"warpsmith_variant_{index}"
@@ -110,7 +110,7 @@ def _load(entry: _Entry, index: int, spec: dict, device: str = "cuda") -> None:
         module = importlib.util.module_from_spec(module_spec)
         sys.modules[name] = module  # triton and dataclasses look modules up by name
         module_spec.loader.exec_module(module)
-        entry.model = _make_model(module, spec, torch.device(device))
+        entry.model = make_model(module, spec, torch.device(device))
     except Exception as e:
         entry.error = f"load: {type(e).__name__}: {e}"[:500]
 
