@@ -1,7 +1,7 @@
 """Where the trusted-baseline bias comes from (docs/benchmarks/verifier.md): the same eager
 reference timed the verifier's way in four kinds of process, one after the other on one GPU.
 
-    in-process    this process (where verify/baselines.py times eager and torch.compile)
+    in-process    this process (where verify/timing/baselines.py times eager and torch.compile)
     subprocess    a plain child process
     bwrap         a child inside the candidate's sandbox without its seccomp filter
     bwrap+seccomp a child inside the whole sandbox (as the candidate's worker runs)

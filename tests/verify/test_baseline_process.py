@@ -1,4 +1,4 @@
-"""Eager and torch.compile timed in a process of their own (verify/baseline_process.py), by
+"""Eager and torch.compile timed in a process of their own (verify/timing/baseline_process.py), by
 the trusted side's clock through the same round trip as the candidate's blocks. On the CPU:
 the protocol, the fallback when that process fails, and that it never outlives its
 verification; what it does to the ratios is measured on a GPU (docs/benchmarks/verifier.md)."""

@@ -125,7 +125,7 @@ def test_task_tolerance_override_is_applied():
     assert compare(loose, exact, ref, "s", "base", {"rtol": 2e-3}).ok
 
 
-# The cases the trusted side checks (verify/reference.py) and how the worker reports them.
+# The cases the trusted side checks (verify/checks/reference.py) and how the worker reports them.
 
 KB = Path(__file__).parent.parent / "tasks" / "fixtures" / "kb_semantics"
 QUICK = PROFILES["quick"]

@@ -1,5 +1,6 @@
-"""One verification at a time on a GPU, across processes (verify/gpulock.py). Run here with
-the GPU check and the lock's path pointed at a test file: the flock itself is the real one."""
+"""One verification at a time on a GPU, across processes (verify/isolation/gpulock.py). Run
+here with the GPU check and the lock's path pointed at a test file: the flock itself is the
+real one."""
 
 import subprocess
 import sys

@@ -1,5 +1,6 @@
-"""The OS sandbox (verify/jail.py), met as an attacker meets it: through the `warpsmith verify`
-command, with the static scan switched off so that only the process and OS layers stand.
+"""The OS sandbox (verify/isolation/jail.py), met as an attacker meets it: through the
+`warpsmith verify` command, with the static scan switched off so that only the process and OS
+layers stand.
 
 Red-team files marked `# layer: os` run here; the kill tests end the verifier mid-run (SIGKILL,
 Ctrl-C) and then look for any process of that job on the host.

@@ -1,4 +1,4 @@
-"""verify/memcheck.py: compute-sanitizer's memcheck as the GPU's judge of memory safety
+"""verify/checks/memcheck.py: compute-sanitizer's memcheck as the GPU's judge of memory safety
 (issue 31, item 5). The real tool runs on a GPU (tests/verify/test_gpu.py); here its log is
 read from fixed texts in its format and a stand-in plays the tool in the sandbox."""
 

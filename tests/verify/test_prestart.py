@@ -1,5 +1,5 @@
-"""Spare candidate processes (verify/prestart.py): started before their job, used once, thrown
-away when they no longer fit, never left behind."""
+"""Spare candidate processes (verify/isolation/prestart.py): started before their job, used
+once, thrown away when they no longer fit, never left behind."""
 
 import os
 import signal

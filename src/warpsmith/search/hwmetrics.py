@@ -191,7 +191,7 @@ def ncu_command(ncu: str, task: Task, candidate: Path, shape: str, log: Path) ->
 def run_ncu(task: Task, source: str, shape: str, timeout_s: float = NCU_TIMEOUT_S,
             visible: str | None = None) -> tuple[tuple[KernelMetrics, ...], str]:
     """(kernels, "") when ncu profiled the candidate, else ((), why not). ncu and the
-    candidate's process run in the verifier's sandbox (verify/jail.py), as a job of its
+    candidate's process run in the verifier's sandbox (verify/isolation/jail.py), as a job of its
     own: the candidate's code runs nowhere else. Where the sandbox's uid may not read the
     GPU's counters, ncu says so and the judge falls back to its estimates."""
     from ..config import worker_environment

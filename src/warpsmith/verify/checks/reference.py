@@ -106,7 +106,7 @@ def prepare(task: Task, shapes: list[str], profile: VerifyProfile, device: str,
             _forget(prepared, twin.name)
             prepared.skipped_variants.append(f"{twin.name} (the task does not run there)")
     # Unchecked calls only on the CPU (on a GPU every timed call after the checked ones is
-    # probed: timing.py), and not on the twin: a kernel that counts calls is caught on the
+    # probed: timing/summary.py), and not on the twin: a kernel that counts calls is caught on the
     # declared shapes, where most calls are made, at half the cost.
     decoys = {s.name for s in declared} if device != "cuda" and profile.decoys[1] else set()
     prepared.cases = secret_order(prepared.cases, decoys, profile.decoys)

@@ -99,7 +99,7 @@ class Started:
                  env: dict[str, str], max_bytes: int, inbox: Path, own_inbox: bool = False,
                  jailed: bool = True):
         """`jailed`=False: a process of the trusted side's own code (the baselines',
-        verify/baseline_process.py), run with the same pipes outside the sandbox."""
+        verify/timing/baseline_process.py), run with the same pipes outside the sandbox."""
         self.start, self.scratch, self.inbox = time.perf_counter(), scratch, inbox
         self.own_inbox = own_inbox
         self.token = secrets.token_hex(16)

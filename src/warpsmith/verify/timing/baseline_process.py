@@ -7,7 +7,7 @@ its outputs) is in both sides of every ratio, not only the candidate's.
 
 It is started with the candidate's worker, so its start-up and torch.compile's warm-up run
 while the candidate's calls are checked. Anything that goes wrong here is the verifier's:
-BaselineFailed, which verify/baselines.py answers by timing the baselines in the trusted
+BaselineFailed, which verify/timing/baselines.py answers by timing the baselines in the trusted
 process instead, with a note. Never the candidate's failure.
 """
 

@@ -61,7 +61,7 @@ class Baselines:
                  max_sets: int = memplan.MAX_BLOCK_SETS, process: BaselineProcess | None = None,
                  checks=None):
         """`process`: the baselines' own process, started with the candidate's worker
-        (verify/baseline_process.py), which times them the way the candidate is timed;
+        (verify/timing/baseline_process.py), which times them the way the candidate is timed;
         None: they are timed here, in the trusted process. `checks`: the checked calls'
         reader (collect.CaseReader): a candidate with an output already found wrong is not
         timed (its verdict is `incorrect` whatever the clock says; a GPU's seconds saved)."""
