@@ -1,7 +1,7 @@
 """Where the trusted-baseline bias comes from (docs/benchmarks/verifier.md): the same eager
 reference timed the verifier's way in four kinds of process, one after the other on one GPU.
 
-    in-process    this process (where verify/baselines.py times eager and torch.compile)
+    in-process    this process (where verify/timing/baselines.py times eager and torch.compile)
     subprocess    a plain child process
     bwrap         a child inside the candidate's sandbox without its seccomp filter
     bwrap+seccomp a child inside the whole sandbox (as the candidate's worker runs)
@@ -36,7 +36,7 @@ def measure(spec: str, calls: int, device: str) -> dict:
 
     from warpsmith.tasks.loader import build, tf32_policy
     from warpsmith.tasks.suite import resolve_task
-    from warpsmith.verify.stopwatch import flush_buffer, timed_call, warm_up
+    from warpsmith.verify.timing.stopwatch import flush_buffer, timed_call, warm_up
 
     ref, shape = spec.rsplit(":", 1)
     task = resolve_task(ref)
@@ -77,7 +77,7 @@ def child_argv(specs: list[str], calls: int, device: str) -> list[str]:
 def _copied(specs: list[str], uid) -> tuple[list[str], Path]:
     """Task files copied to a folder of the job's uid, bound read-only in the sandbox as
     the worker's job folder is."""
-    from warpsmith.verify import jail
+    from warpsmith.verify.isolation import jail
 
     inbox = Path(tempfile.mkdtemp(prefix="bias-probe-", dir="/dev/shm"))
     out = []
@@ -92,7 +92,7 @@ def _copied(specs: list[str], uid) -> tuple[list[str], Path]:
 def run_child(kind: str, specs: list[str], calls: int, device: str,
               argv: list[str] | None = None) -> dict:
     """`argv`: the child's command line before its specs (this script's own by default)."""
-    from warpsmith.verify import jail
+    from warpsmith.verify.isolation import jail
 
     head = argv or child_argv([], calls, device)
     argv, fds, close, inbox = [*head, *specs], (), (), None

@@ -31,7 +31,7 @@ def main() -> None:
     args = parser.parse_args()
     from warpsmith.tasks import resolve_task
     from warpsmith.tasks.loader import build_model
-    from warpsmith.verify.inputs import case_inputs
+    from warpsmith.verify.checks.inputs import case_inputs
 
     task = resolve_task(args.task)
     shape = args.shape or task.shapes[-1].name

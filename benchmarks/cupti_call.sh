@@ -16,7 +16,7 @@ for t in unset 0 1; do
   timeout 100 python3 benchmarks/cupti_launch.py --teardown $t >> "$OUT/r/cupti-launch.jsonl"
 done
 cut -c1-400 "$OUT/r/cupti-launch.jsonl"
-# compute-sanitizer's memcheck as the judge of memory safety (verify/memcheck.py)
+# compute-sanitizer's memcheck as the judge of memory safety (verify/checks/memcheck.py)
 timeout ${MEMCHECK_S:-150} python3 -m pytest -m gpu -q -rA --tb=short -p no:cacheprovider \
   tests/verify/test_gpu_memcheck.py "tests/verify/test_gpu.py::test_redteam_candidate_is_caught_on_the_gpu" \
   -k "memcheck or E17" > "$OUT/r/memcheck.log" 2>&1

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The baselines timed in a process of their own (verify/baseline_process.py, profile field
+# The baselines timed in a process of their own (verify/timing/baseline_process.py, profile field
 # `baselines`) against the old way (`here`, the trusted process), alternating in one call:
 #   1. six of the ten tasks of docs/benchmarks/verifier.md, 5 verdicts each way;
 #   2. the other four, 5 verdicts on the new way only;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sixth session of 2026-12-07, first device call (issues 27 and 28): `local:N` (N
-# verifications at once on one GPU, verify/gpulock.py) on four built-in tasks as a smoke
+# verifications at once on one GPU, verify/isolation/gpulock.py) on four built-in tasks as a smoke
 # test, then KernelBench level 1 with the library through kb_level_resumable.sh, with
 # local:N where the smoke test's verdicts all passed, else inline; the store comes back as
 # $OUT/level1.sqlite (copy it to .kbstore/ to resume). From the repository root, carrying

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prepared 2026-12-07 (fourth session), not yet run: the next device call's first part.
-#   1. baselines="kept" against "process" (verify/baseline_process.KEPT), alternating verdict
+#   1. baselines="kept" against "process" (verify/timing/baseline_process.KEPT), alternating verdict
 #      by verdict, 4 each on three tasks: wall time per verification and the speedups'
 #      spread, the verdict's clock saying `reused` and where the start-up went;
 #   2. builtin/models at its new `gpu` shapes (the sizes of the models each op comes from),

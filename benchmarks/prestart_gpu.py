@@ -1,4 +1,4 @@
-"""Spare candidate processes (verify/prestart.py) on a GPU: what they save, and whether a
+"""Spare candidate processes (verify/isolation/prestart.py) on a GPU: what they save, and whether a
 spare starting beside a timed measurement moves the measurement.
 
 For each policy (off, after, ahead) a fresh process verifies honest candidates back to back,

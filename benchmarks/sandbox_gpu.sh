@@ -9,7 +9,7 @@ set -uo pipefail
 out=${1:-/tmp/sandbox-gpu}; mkdir -p "$out"
 . benchmarks/gpu_env.sh
 python3 - <<'PY' 2>&1 | tee "$out/probe.txt"
-from warpsmith.verify import jail
+from warpsmith.verify.isolation import jail
 import torch, os, glob
 j = jail.current()
 print("sandbox:", j.describe(), "|", j.detail)

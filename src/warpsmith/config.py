@@ -26,20 +26,20 @@ class VerifyProfile:
     # compile-checked by nvcc: about 45 s of torch's headers on a 2-core machine, so only
     # where the wait is asked for; `needs_gpu` comes in seconds otherwise
     nvcc_with_torch: bool = False
-    # on a GPU, one more forward under compute-sanitizer's memcheck (verify/memcheck.py):
+    # on a GPU, one more forward under compute-sanitizer's memcheck (verify/checks/memcheck.py):
     # out-of-bounds accesses judged, at 10-100× the kernels' time
     memcheck: bool = False
     # on the CPU, extra checked calls per declared shape, at least and at most, in a secret
-    # number (verify/reference.secret_order): a kernel honest on its first k calls cannot
+    # number (verify/checks/reference.secret_order): a kernel honest on its first k calls cannot
     # know when the last come (E35). Tests of an honest generator's output set (0, 0): the
     # decoys catch cheating, which a generator's kernel does not do, at a third of the time
     decoys: tuple[int, int] = (2, 6)
     # where eager and torch.compile are timed: "process", a process of their own that the
     # trusted side's clock times through the same round trip as the candidate's blocks
-    # (verify/baseline_process.py); "here", the trusted process (no round trip: a bias of
+    # (verify/timing/baseline_process.py); "here", the trusted process (no round trip: a bias of
     # 10-15 % against the candidate at a few calls a block, docs/benchmarks/verifier.md);
     # "kept", a process of their own kept between verifications of one task, so the second
-    # candidate pays no start-up and no torch.compile build (verify/baseline_process.KEPT).
+    # candidate pays no start-up and no torch.compile build (verify/timing/baseline_process.KEPT).
     # Measured on the H100 on two tasks: 5.3-6.9 s a verification against 10-18 s, the
     # speedups' spread 2-4 % against 8-11 % on layer_norm (docs/benchmarks/verifier.md); a
     # bug in its compile baseline was fixed after that, so it stays opt-in until measured again.
@@ -180,7 +180,7 @@ def worker_environment(device: str, visible: str | None = None) -> dict[str, str
 # The candidate's environment is an allow-list (issue 31 item 7): what Python, torch, Triton,
 # the CUDA stack and a C++ build (load_inline) read, nothing else; a variable of ours or of
 # the user's shell (a proxy, a cloud profile, LD_PRELOAD) is not passed. Caches and home are
-# set inside the sandbox (verify/jail.py).
+# set inside the sandbox (verify/isolation/jail.py).
 PASSED_NAMES = frozenset({
     "PATH", "LD_LIBRARY_PATH", "LIBRARY_PATH", "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH",
     "HOME", "USER", "LOGNAME", "TMPDIR", "TMP", "TEMP", "LANG", "LANGUAGE", "TZ",
@@ -236,7 +236,7 @@ def cuda_visible_devices() -> str | None:
 
 
 def prestart(device: str) -> str:
-    """When a spare candidate process is started ahead of its job (verify/prestart.py):
+    """When a spare candidate process is started ahead of its job (verify/isolation/prestart.py):
     $WARPSMITH_PRESTART = off, after or ahead. Default: ahead on a GPU (half the wall time of
     a verification, with speedups unchanged: docs/benchmarks/verifier.md); off on the CPU,
     where a spare's start-up competes for the few cores with the candidate that is running."""

@@ -14,8 +14,9 @@ from warpsmith.config import PROFILES
 from warpsmith.errors import UsageError
 from warpsmith.store import VerdictStore
 from warpsmith.tasks.suite import resolve_task
-from warpsmith.verify import pipeline, static, timing
+from warpsmith.verify import pipeline, static
 from warpsmith.verify.pipeline import verify
+from warpsmith.verify.timing import summary
 
 ROOT = Path(__file__).parents[2]
 TWINS = ROOT / "tests" / "tasks" / "fixtures" / "kernelbench" / "level1"
@@ -70,11 +71,11 @@ def test_a_task_with_no_size_that_fits_is_named_too_large(tmp_path):
 
 
 def test_the_rules_come_back_after_the_self_check():
-    scan, dynamic, timed = static.scan, pipeline._dynamic_problems, timing.timed_problems
+    scan, dynamic, timed = static.scan, pipeline.dynamic_problems, summary.timed_problems
     with torch_rules_off():
-        assert static.scan is not scan and timing.timed_problems is not timed
-    assert static.scan is scan and pipeline._dynamic_problems is dynamic
-    assert timing.timed_problems is timed
+        assert static.scan is not scan and summary.timed_problems is not timed
+    assert static.scan is scan and pipeline.dynamic_problems is dynamic
+    assert summary.timed_problems is timed
 
 
 def test_the_self_check_passes_the_timed_calls_rules_too(tmp_path, monkeypatch):

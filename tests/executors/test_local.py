@@ -258,7 +258,7 @@ def test_a_job_carries_the_folders_hidden_here_to_its_worker(relu, tmp_path, mon
     """A store given by --db is hidden from candidates by the process that was given it; a
     worker process (local, Ray) hides it too, from what the job says."""
     from warpsmith.executors.jobs import make_job, run_job
-    from warpsmith.verify import jail
+    from warpsmith.verify.isolation import jail
 
     kept, stores = tmp_path / "kept", tmp_path / "stores"
     kept.mkdir()

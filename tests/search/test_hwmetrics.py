@@ -156,7 +156,7 @@ def test_ncu_and_the_candidate_run_in_the_sandbox(monkeypatch, tmp_path):
     namespace, the job's environment, the task bound in read-only (a stand-in ncu reports
     where it ran, through the log the real one writes)."""
     from warpsmith.search.hwmetrics import run_ncu
-    from warpsmith.verify import jail
+    from warpsmith.verify.isolation import jail
 
     if not jail.current().ok:
         pytest.skip(f"no OS sandbox here: {jail.current().detail}")

@@ -10,7 +10,7 @@ from warpsmith.tasks import load_suite
 from warpsmith.tasks.admission import admission_problems
 from warpsmith.tasks.loader import import_task_module
 from warpsmith.types import Shape
-from warpsmith.verify.reference import perturbed, sizes_of
+from warpsmith.verify.checks.reference import perturbed, sizes_of
 
 TASKS, ERRORS = load_suite("builtin/models")
 EXTRAS = ("DTYPE", "TOLERANCE", "ALLOWED_TORCH", "NONNEGATIVE_INPUTS", "MODE",

@@ -129,7 +129,7 @@ def test_a_bf16_suite_task_is_verified_in_bf16(tmp_path):
 
 
 def test_complex_outputs_are_compared_by_parts_within_their_tolerance():
-    from warpsmith.verify.correctness import compare
+    from warpsmith.verify.checks.correctness import compare
 
     exact = torch.randn(64, dtype=torch.complex128)
     ref = exact.to(torch.complex64)

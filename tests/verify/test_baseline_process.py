@@ -1,4 +1,4 @@
-"""Eager and torch.compile timed in a process of their own (verify/baseline_process.py), by
+"""Eager and torch.compile timed in a process of their own (verify/timing/baseline_process.py), by
 the trusted side's clock through the same round trip as the candidate's blocks. On the CPU:
 the protocol, the fallback when that process fails, and that it never outlives its
 verification; what it does to the ratios is measured on a GPU (docs/benchmarks/verifier.md)."""
@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from warpsmith.config import PROFILES
-from warpsmith.verify import baseline_process, pipeline
-from warpsmith.verify.baselines import Baselines
+from warpsmith.verify import pipeline
 from warpsmith.verify.pipeline import verify
+from warpsmith.verify.timing import baseline_process
+from warpsmith.verify.timing.baselines import Baselines
 
 GOOD = Path(__file__).parents[1] / "kernels" / "good"
 BAD = Path(__file__).parents[1] / "kernels" / "bad"
@@ -236,8 +237,8 @@ def test_a_kept_compiled_reference_is_reused_whatever_its_truth():
     its torch.compile baseline."""
     from warpsmith.tasks import resolve_task
     from warpsmith.types import Shape
+    from warpsmith.verify.checks.reference import prepare
     from warpsmith.verify.child import reference_worker
-    from warpsmith.verify.reference import prepare
 
     task = resolve_task("level1/relu")
     name = task.shapes[0].name

@@ -13,10 +13,10 @@ import torch
 from warpsmith.config import PROFILES, worker_environment
 from warpsmith.tasks.loader import load_task
 from warpsmith.verify import wire
-from warpsmith.verify.baselines import Baselines
+from warpsmith.verify.checks.reference import Case, prepare
 from warpsmith.verify.child.timing import parse_go
 from warpsmith.verify.protocol import END, Malformed
-from warpsmith.verify.reference import Case, prepare
+from warpsmith.verify.timing.baselines import Baselines
 
 BUILTIN = Path(__file__).parents[2] / "src" / "warpsmith" / "tasks" / "builtin" / "level1"
 PROFILE = replace(PROFILES["quick"], blocks=4, calls_per_block=3, warmup_s=0.0,
@@ -233,7 +233,7 @@ def test_the_worker_is_stopped_while_the_trusted_side_times_and_that_time_is_not
     import secrets
     import time
 
-    from warpsmith.verify.sandbox import pids, run_worker
+    from warpsmith.verify.isolation.sandbox import pids, run_worker
 
     states, frames, marker = [], [], f"# job {secrets.token_hex(8)}"
 
@@ -257,7 +257,7 @@ def test_the_worker_is_stopped_while_the_trusted_side_times_and_that_time_is_not
 
 
 def test_timing_frames_without_a_timer_are_malformed(tmp_path):
-    from warpsmith.verify.sandbox import run_worker
+    from warpsmith.verify.isolation.sandbox import run_worker
 
     job, scratch = tmp_path / "job", tmp_path / "cwd"
     job.mkdir()
@@ -279,7 +279,7 @@ if os.fork() == 0:
 
 
 def _running(marker: str) -> list[str]:
-    from warpsmith.verify.proctree import STOPPED, pids, state
+    from warpsmith.verify.isolation.proctree import STOPPED, pids, state
 
     return [s for p in pids() if marker.encode() in _cmdline(p)
             if (s := state(p)) not in STOPPED]
@@ -305,8 +305,8 @@ def test_every_process_of_the_worker_is_stopped_while_a_baseline_is_timed(
     import secrets
     import time
 
-    from warpsmith.verify import jail
-    from warpsmith.verify.sandbox import run_worker
+    from warpsmith.verify.isolation import jail
+    from warpsmith.verify.isolation.sandbox import run_worker
 
     if sandbox == "none":
         monkeypatch.setattr(jail, "current", lambda: jail.Jail("none", "test"))
@@ -340,7 +340,7 @@ def test_every_timed_call_gets_fresh_inputs_and_an_answer_replayed_from_others_f
     values the trusted side reads from the worker's outputs are checked against the
     reference of the inputs it handed over: an answer replayed from an earlier block's
     inputs fails (E18)."""
-    from warpsmith.verify.timing import _check_probes
+    from warpsmith.verify.timing.summary import _check_probes
 
     task, prepared = _timed_prepared()
     warm = {c.seed for c in prepared.cases if c.variant == "timing"}

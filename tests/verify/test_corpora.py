@@ -6,6 +6,7 @@ checked twice: through the whole verifier (never passed), and with the static sc
 off, so the process, runtime and comparison layers are shown to catch it on their own.
 """
 
+import ast
 import shutil
 from dataclasses import replace
 
@@ -34,7 +35,7 @@ def _verify(path, monkeypatch):
 def _runtime_only(path, monkeypatch):
     """The declared status with the static scan reduced to finding the kernel language."""
     source = path.read_text()
-    language = static.detect_language(static.ast.parse(source), source)
+    language = static.detect_language(ast.parse(source), source)
     monkeypatch.setattr(static, "scan", lambda src: static.Scan(language, ()))
     return verify(header(path, "task"), path, device="cpu", profile=TEST_PROFILE)
 

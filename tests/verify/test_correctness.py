@@ -10,9 +10,9 @@ import torch
 from warpsmith.config import PROFILES
 from warpsmith.errors import TaskError
 from warpsmith.tasks import load_task, resolve_task
-from warpsmith.verify.correctness import compare
-from warpsmith.verify.inputs import case_inputs, is_checked
-from warpsmith.verify.reference import DECOYS, checked, prepare, secret_order
+from warpsmith.verify.checks.correctness import compare
+from warpsmith.verify.checks.inputs import case_inputs, is_checked
+from warpsmith.verify.checks.reference import DECOYS, checked, prepare, secret_order
 
 
 def _pair(dtype, n=4096, scale=1.0, seed=0):
@@ -125,7 +125,7 @@ def test_task_tolerance_override_is_applied():
     assert compare(loose, exact, ref, "s", "base", {"rtol": 2e-3}).ok
 
 
-# The cases the trusted side checks (verify/reference.py) and how the worker reports them.
+# The cases the trusted side checks (verify/checks/reference.py) and how the worker reports them.
 
 KB = Path(__file__).parent.parent / "tasks" / "fixtures" / "kb_semantics"
 QUICK = PROFILES["quick"]
@@ -155,7 +155,7 @@ def test_inputs_with_both_signs_or_declared_nonnegative_get_no_mixed_call():
 def test_every_model_gets_a_secret_number_of_extra_calls_all_of_them_checked():
     """A kernel that counts its calls cannot know how many are left, and none of its calls
     goes unchecked (a kernel wrong on its first call passed when that call was a decoy)."""
-    from warpsmith.verify.reference import Case
+    from warpsmith.verify.checks.reference import Case
 
     cases = [Case("a", v, seed, [], []) for seed, v in enumerate(["base", "scaled", "mixed"])]
     cases += [Case("b", "base", 7, [], [])]

@@ -1,9 +1,9 @@
-"""static_device.queries_device: the ways host code asks which device or machine it is on
+"""static/device.queries_device: the ways host code asks which device or machine it is on
 (E50). The CPU interpreter runs only the CPU path of such a candidate, so it is needs_gpu."""
 
 import pytest
 
-from warpsmith.verify.static_device import queries_device
+from warpsmith.verify.static.device import queries_device
 
 HEAD = "import torch\nimport triton\nimport triton.language as tl\n"
 

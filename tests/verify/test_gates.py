@@ -3,8 +3,9 @@ from dataclasses import replace
 import pytest
 
 from warpsmith.types import Timing, Verdict
-from warpsmith.verify import gpulock, pipeline
-from warpsmith.verify.gates import apply_gates, implausible, remeasured
+from warpsmith.verify import pipeline
+from warpsmith.verify.isolation import gpulock
+from warpsmith.verify.timing.gates import apply_gates, implausible, remeasured
 
 
 def _timed(cand_us, eager_us, compile_us, peak_floor_us=100.0):

@@ -1,4 +1,4 @@
-"""compute-sanitizer's memcheck on a GPU (verify/memcheck.py): an unmasked load past the
+"""compute-sanitizer's memcheck on a GPU (verify/checks/memcheck.py): an unmasked load past the
 input's end, which compares equal wherever it stays in mapped memory, is `runtime_error`;
 an honest kernel is clean. Runs on the GPU machine (`pytest -m gpu`)."""
 

@@ -1,9 +1,9 @@
 """The profiler-based rules (what executed on the GPU, and who carried the time), on records
 shaped as the worker sends them; the GPU run of tests/kernels/gpu shows them on real kernels."""
 
+from warpsmith.verify.checks.gpukernels import is_own, kernel_names, problems
 from warpsmith.verify.child import integrity
 from warpsmith.verify.child.gpukernels import by_name
-from warpsmith.verify.gpukernels import is_own, kernel_names, problems
 
 TRITON = '''
 import triton

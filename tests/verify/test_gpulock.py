@@ -1,4 +1,4 @@
-"""Verifications sharing a GPU, across processes (verify/gpulock.py, issue 28): shared while
+"""Verifications sharing a GPU, across processes (verify/isolation/gpulock.py, issue 28): shared while
 they prepare and check, alone while timed, each within its memory reservation. Run here with
 the GPU check and the lock's path pointed at a test file: the flocks are the real ones."""
 
@@ -9,11 +9,12 @@ import time
 import pytest
 
 from warpsmith.types import Verdict
-from warpsmith.verify import gpulock, pipeline
+from warpsmith.verify import pipeline
+from warpsmith.verify.isolation import gpulock
 
 HOLDER = '''
 import sys, time
-from warpsmith.verify import gpulock
+from warpsmith.verify.isolation import gpulock
 gpulock._gpu_present = lambda: True
 gpulock._path = lambda: sys.argv[1]
 with gpulock.held("cuda", alone=sys.argv[2] == "alone") as hold:

@@ -1,5 +1,6 @@
-"""The OS sandbox (verify/jail.py), met as an attacker meets it: through the `warpsmith verify`
-command, with the static scan switched off so that only the process and OS layers stand.
+"""The OS sandbox (verify/isolation/jail.py), met as an attacker meets it: through the
+`warpsmith verify` command, with the static scan switched off so that only the process and OS
+layers stand.
 
 Red-team files marked `# layer: os` run here; the kill tests end the verifier mid-run (SIGKILL,
 Ctrl-C) and then look for any process of that job on the host.
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from warpsmith.verify import jail
+from warpsmith.verify.isolation import jail
 
 from .conftest import corpus, header
 from .test_sandbox import marked
@@ -112,7 +113,7 @@ def test_os_level_attack_fails_through_the_cli(path, tmp_path):
 
 @needs_jail
 def test_the_worker_sees_only_its_own_processes_and_cannot_write_outside_scratch(tmp_path):
-    from warpsmith.verify.sandbox import run_worker
+    from warpsmith.verify.isolation.sandbox import run_worker
 
     probe = tmp_path / "job"
     probe.mkdir()
@@ -214,7 +215,7 @@ def test_the_job_folder_is_read_only_inside_the_sandbox(tmp_path):
     """The job's code is bound read-only: nothing can be left there, and no file written
     there takes the host's memory (/dev/shm) until the verdict."""
     from warpsmith.config import worker_environment
-    from warpsmith.verify.sandbox import run_worker
+    from warpsmith.verify.isolation.sandbox import run_worker
 
     job, scratch = tmp_path / "job", tmp_path / "cwd"
     job.mkdir()

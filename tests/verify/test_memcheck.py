@@ -1,4 +1,4 @@
-"""verify/memcheck.py: compute-sanitizer's memcheck as the GPU's judge of memory safety
+"""verify/checks/memcheck.py: compute-sanitizer's memcheck as the GPU's judge of memory safety
 (issue 31, item 5). The real tool runs on a GPU (tests/verify/test_gpu.py); here its log is
 read from fixed texts in its format and a stand-in plays the tool in the sandbox."""
 
@@ -9,7 +9,9 @@ import pytest
 
 from warpsmith.tasks import resolve_task
 from warpsmith.types import Verdict
-from warpsmith.verify import jail, memcheck, pipeline
+from warpsmith.verify import pipeline
+from warpsmith.verify.checks import memcheck
+from warpsmith.verify.isolation import jail
 
 OOB_LOG = """========= COMPUTE-SANITIZER
 ========= Invalid __global__ read of size 4 bytes

@@ -11,7 +11,8 @@ import torch
 from warpsmith.config import PROFILES
 from warpsmith.store import VerdictStore
 from warpsmith.tasks.loader import load_task
-from warpsmith.verify import memplan, pipeline, reference
+from warpsmith.verify import pipeline
+from warpsmith.verify.checks import memplan, reference
 from warpsmith.verify.pipeline import verify
 
 GOOD_RELU = Path(__file__).parent.parent / "kernels" / "good" / "relu_triton.py"
@@ -47,7 +48,7 @@ def test_a_plan_that_cannot_fit_is_too_large_and_not_stored(tmp_path, monkeypatc
 
 
 def test_a_plan_that_does_not_fit_is_cut_before_it_is_given_up(monkeypatch):
-    task = load_task(Path(reference.__file__).parents[1] / "tasks" / "builtin" / "level1" /
+    task = load_task(Path(reference.__file__).parents[2] / "tasks" / "builtin" / "level1" /
                      "sum_last_dim.py")  # a reduction: the timing sets' inputs dominate
     shape = task.shapes[-1].name
     s = memplan.sizes(task, shape, "cuda")  # a meta build: no GPU needed
@@ -65,7 +66,7 @@ def test_a_timing_block_holds_no_more_sets_than_the_plan_counted(monkeypatch):
     both sides hold while timed is what the plan said: a bound from the free memory alone
     held 20 GiB on the trusted side against a plan of 8 on the H200, and blamed a candidate
     for 73 GiB the plan never gave it."""
-    task = load_task(Path(reference.__file__).parents[1] / "tasks" / "builtin" / "level1" /
+    task = load_task(Path(reference.__file__).parents[2] / "tasks" / "builtin" / "level1" /
                      "softmax.py")
     shape = task.shapes[0].name  # its small shape: many sets fit in a block
     s = memplan.sizes(task, shape, "cuda")
@@ -113,7 +114,7 @@ def test_out_of_memory_in_the_trusted_process_is_a_verdict(tmp_path, monkeypatch
 def test_the_cli_exits_3_for_too_large(tmp_path):
     task = tmp_path / "huge.py"
     task.write_text(OFFICIAL_RELU.replace("batch_size = 4096", "batch_size = 4096 * 4096"))
-    code = ("import sys\nfrom warpsmith.verify import memplan\n"
+    code = ("import sys\nfrom warpsmith.verify.checks import memplan\n"
             "memplan.available = lambda device: 1 << 20\n"
             "from warpsmith.cli.main import main\nsys.exit(main())\n")
     done = subprocess.run([sys.executable, "-c", code, "verify", str(task), str(GOOD_RELU),

@@ -1,9 +1,9 @@
-"""verify/offgpu.cuda_required: a CUDA-only runtime error on the CPU is needs_gpu only where
+"""verify/checks/offgpu.cuda_required: a CUDA-only runtime error on the CPU is needs_gpu only where
 nothing of the candidate ran there first (E54: a kernel hard-coded to the declared sizes asked
 for CUDA only on the secret twin and got needs_gpu, no penalty, instead of a failure)."""
 
 from warpsmith.types import Verdict
-from warpsmith.verify import offgpu
+from warpsmith.verify.checks import offgpu
 from warpsmith.verify.worker_report import parse_report
 
 SOURCE = "class ModelNew:\n    def forward(self, x):\n        torch.cuda.synchronize()\n"

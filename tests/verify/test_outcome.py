@@ -6,7 +6,7 @@ from types import SimpleNamespace
 import pytest
 
 from warpsmith.types import Verdict
-from warpsmith.verify.outcome import _error_verdict, timing_problem
+from warpsmith.verify.checks.outcome import _error_verdict, timing_problem
 from warpsmith.verify.worker_report import parse_report
 
 CASES = [SimpleNamespace(variant="base", probes=[]),
@@ -100,8 +100,8 @@ def test_a_faked_or_provoked_out_of_memory_is_the_candidates():
 
 
 def test_a_timeout_says_how_far_the_calls_got_and_on_the_cpu_whose_limit_it_may_be():
-    from warpsmith.verify.outcome import interpret_outcome
-    from warpsmith.verify.sandbox import Outcome
+    from warpsmith.verify.checks.outcome import interpret_outcome
+    from warpsmith.verify.isolation.sandbox import Outcome
 
     late = Outcome(returncode=None, timed_out=True, report=None, log_tail="", seconds=301.4,
                    collected=((), (), ()))
@@ -141,7 +141,7 @@ def test_identical_failures_are_one_line_with_their_count():
 def test_forged_stage_times_are_left_out_and_the_report_is_malformed(times):
     """E28: stage_seconds that were not an object of numbers were merged into the trusted
     side's own times before the report was judged, and the TypeError ended the verifier."""
-    from warpsmith.verify.outcome import stage_times
+    from warpsmith.verify.checks.outcome import stage_times
 
     report = parse_report({"stage": "done", "error": None, "stage_seconds": times}, 0)
     assert report == "stage_seconds is not an object of times"

@@ -4,7 +4,7 @@ and shape, else by shape in registration order, in the reference's dtype."""
 import torch
 import torch.nn as nn
 
-from warpsmith.verify.child.models import _load_matching
+from warpsmith.verify.child.models import load_matching
 
 
 class Reference(nn.Module):
@@ -17,7 +17,7 @@ class Reference(nn.Module):
 def test_namesakes_are_copied():
     ref = Reference()
     cand = Reference()
-    _load_matching(cand, ref.state_dict())
+    load_matching(cand, ref.state_dict())
     assert all(torch.equal(a, b) for a, b in zip(ref.state_dict().values(),
                                                   cand.state_dict().values(), strict=True))
 
@@ -31,7 +31,7 @@ def test_a_renamed_parameter_gets_the_reference_value_of_its_shape_in_order():
             self.shift = nn.Parameter(torch.randn(4))
 
     ref, cand = Reference(), Renamed()
-    _load_matching(cand, ref.state_dict())
+    load_matching(cand, ref.state_dict())
     assert torch.equal(cand.weight, ref.conv.weight)
     assert torch.equal(cand.scale, ref.norm.weight)  # the first (4,) entry, then the next
     assert torch.equal(cand.shift, ref.norm.bias)
@@ -44,7 +44,7 @@ def test_an_integer_buffer_is_never_paired_with_a_float_parameter():
             self.step = nn.Parameter(torch.tensor(0.5))  # shape (), like num_batches_tracked
 
     cand = Scalar()
-    _load_matching(cand, {"norm.num_batches_tracked": torch.tensor(7)})
+    load_matching(cand, {"norm.num_batches_tracked": torch.tensor(7)})
     assert cand.step.item() == 0.5
 
 
@@ -56,21 +56,21 @@ def test_a_namesake_of_another_shape_is_left_alone_and_not_paired_elsewhere():
             self.other = nn.Parameter(torch.zeros(5))
 
     cand = Own()
-    _load_matching(cand, {"weight": torch.ones(5)})
+    load_matching(cand, {"weight": torch.ones(5)})
     assert cand.weight.sum() == 0 and cand.other.sum() == 0
 
 
 def test_the_reference_dtype_wins():
     ref = nn.Linear(4, 4).half()
     cand = nn.Linear(4, 4)
-    _load_matching(cand, ref.state_dict())
+    load_matching(cand, ref.state_dict())
     assert cand.weight.dtype == torch.float16 and torch.equal(cand.weight, ref.weight)
 
 
 def test_constant_parameters_and_running_statistics_get_secret_values():
     """E14: a kernel that drops LayerNorm's default affine (weight 1, bias 0) or BatchNorm's
     default running statistics passed on KernelBench tasks, which never set them."""
-    from warpsmith.verify.reference import vary_constants
+    from warpsmith.verify.checks.reference import vary_constants
 
     class Defaults(nn.Module):
         def __init__(self):
@@ -95,7 +95,7 @@ def test_constant_parameters_and_running_statistics_get_secret_values():
 
 
 def test_a_torch_nn_layers_one_element_default_is_varied_too():
-    from warpsmith.verify.reference import vary_constants
+    from warpsmith.verify.checks.reference import vary_constants
 
     class Act(nn.Module):
         def __init__(self):

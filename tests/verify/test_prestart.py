@@ -1,5 +1,5 @@
-"""Spare candidate processes (verify/prestart.py): started before their job, used once, thrown
-away when they no longer fit, never left behind."""
+"""Spare candidate processes (verify/isolation/prestart.py): started before their job, used
+once, thrown away when they no longer fit, never left behind."""
 
 import os
 import signal
@@ -10,9 +10,9 @@ import pytest
 
 from warpsmith.config import worker_environment
 from warpsmith.errors import UsageError
-from warpsmith.verify import prestart
+from warpsmith.verify.isolation import prestart
+from warpsmith.verify.isolation.sandbox import start_waiting
 from warpsmith.verify.pipeline import verify
-from warpsmith.verify.sandbox import start_waiting
 
 GOOD = Path(__file__).parent.parent / "kernels" / "good" / "relu_triton.py"
 

@@ -80,7 +80,7 @@ os._exit(0)
 
 def _worker(tmp_path, calls, on_case, timeout_s=60, wait_ack=True):
     from warpsmith.config import worker_environment
-    from warpsmith.verify.sandbox import run_worker
+    from warpsmith.verify.isolation.sandbox import run_worker
 
     code = WORKER.replace("CALLS", repr(calls)).replace("WAIT_ACK", repr(wait_ack))
     job, scratch = tmp_path / "job", tmp_path / "cwd"
@@ -155,7 +155,7 @@ class _Feeder:
 
 def _inputs_worker(tmp_path, asks=1, feeder=None):
     from warpsmith.config import worker_environment
-    from warpsmith.verify.sandbox import run_worker
+    from warpsmith.verify.isolation.sandbox import run_worker
 
     job, scratch = tmp_path / "job", tmp_path / "cwd"
     job.mkdir()
@@ -184,9 +184,9 @@ def test_the_case_reader_hands_out_one_call_at_a_time():
 
     from warpsmith.config import PROFILES
     from warpsmith.tasks.suite import resolve_task
-    from warpsmith.verify.collect import CaseReader
+    from warpsmith.verify.checks.collect import CaseReader
+    from warpsmith.verify.checks.reference import prepare
     from warpsmith.verify.protocol import Malformed
-    from warpsmith.verify.reference import prepare
     from warpsmith.verify.wire import nbytes, parse_input_header, tensor_descs
 
     task = resolve_task("level1/relu")
@@ -211,7 +211,7 @@ def test_json_nested_past_the_decoders_limit_is_malformed_not_an_exception():
 
 def test_a_worker_that_sends_a_deeply_nested_header_gets_a_malformed_outcome(tmp_path):
     from warpsmith.config import worker_environment
-    from warpsmith.verify.sandbox import run_worker
+    from warpsmith.verify.isolation.sandbox import run_worker
 
     code = ("import os, sys, struct\nfrom warpsmith.verify.protocol import MAGIC\n"
             "deep = b'[' * 200000 + b']' * 200000\nL = struct.Struct('<Q')\n"
@@ -288,7 +288,7 @@ def test_frames_left_after_the_report_do_not_keep_the_reader_alive():
     import os
     import threading
 
-    from warpsmith.verify.sandbox import _Frames
+    from warpsmith.verify.isolation.sandbox import _Frames
 
     read_fd, write_fd = os.pipe()
     frames = _Frames(os.fdopen(read_fd, "rb"), 1 << 24)

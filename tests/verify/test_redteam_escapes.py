@@ -1,4 +1,4 @@
-"""The second round's static rules (verify/static_escapes.py), one source fragment each, and the
+"""The second round's static rules (verify/static/escapes.py), one source fragment each, and the
 runtime's global-state check; the red-team files of the same classes run in test_corpora.py."""
 
 import pytest

@@ -10,10 +10,10 @@ import torch
 
 from warpsmith.config import PROFILES
 from warpsmith.tasks.suite import resolve_task
-from warpsmith.verify import collect
+from warpsmith.verify.checks import collect
+from warpsmith.verify.checks.reference import prepare
 from warpsmith.verify.child.integrity import OomWatch
 from warpsmith.verify.protocol import Malformed
-from warpsmith.verify.reference import prepare
 
 
 def test_only_an_out_of_memory_the_allocator_saw_counts():

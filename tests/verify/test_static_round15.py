@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from warpsmith.verify import static, static_kernels
+from warpsmith.verify import static
+from warpsmith.verify.static import kernels
 
 from .test_static import HONEST
 
@@ -39,17 +40,17 @@ def test_compile_time_names_are_linear_in_a_chain(monkeypatch):
     `p2 = p1 + 1`, ... a pass, over every assignment each pass: 1000 lines took 74 s of the
     host-python rule alone. Now each value is read once."""
     calls = itertools.count()
-    real = static_kernels._static_reads
+    real = kernels._static_reads
 
     def counted(node):
         next(calls)
         return real(node)
 
-    monkeypatch.setattr(static_kernels, "_static_reads", counted)
+    monkeypatch.setattr(kernels, "_static_reads", counted)
     n = 600
     tree = ast.parse(_chain(n))
     kernel = next(f for f in ast.walk(tree) if isinstance(f, ast.FunctionDef) and f.name == "k")
-    names = static_kernels._compile_time_names(kernel, tree)
+    names = kernels._compile_time_names(kernel, tree)
     assert not names & {f"p{i}" for i in range(n)}  # p0 is a plain parameter: none is static
     assert next(calls) < 40 * n  # a walk of each value, not a pass per name
 
@@ -67,12 +68,12 @@ def test_static_reads_agrees_with_all_static_on_the_corpora():
         exprs = [n for n in ast.walk(tree) if isinstance(n, ast.expr)][:400]
         for node in exprs:
             try:
-                ok, reads = static_kernels._static_reads(node)
+                ok, reads = kernels._static_reads(node)
             except RecursionError:  # the scan refuses such a file whole (too-deep)
                 continue
             names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
             for known in [names, set(), *(names - {x} for x in sorted(names)[:3])]:
-                assert static_kernels._all_static(node, known) == (ok and reads <= known), \
+                assert kernels._all_static(node, known) == (ok and reads <= known), \
                     (path.name, ast.unparse(node)[:80], known)
                 checked += 1
     assert checked > 10_000

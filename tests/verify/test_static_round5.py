@@ -1,4 +1,4 @@
-"""Issue 31's scan rules (verify/static_escapes.py), one fragment each, and what they leave
+"""Issue 31's scan rules (verify/static/escapes.py), one fragment each, and what they leave
 alone; the red-team files of the same classes (E57-E59) run in test_corpora.py."""
 
 import pytest

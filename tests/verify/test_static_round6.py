@@ -1,5 +1,5 @@
-"""Red-team round 3's scan rules (private-reach in verify/static_escapes.py,
-host-python-in-kernel in verify/static_kernels.py), one fragment each, and what they leave
+"""Red-team round 3's scan rules (private-reach in verify/static/escapes.py,
+host-python-in-kernel in verify/static/kernels.py), one fragment each, and what they leave
 alone; the red-team files of the same classes (E69, E70) run in test_corpora.py."""
 
 import pytest

@@ -1,5 +1,5 @@
-"""Red-team round 8's scan rules (module-write in verify/static_escapes.py, the widened
-host-python-in-kernel in verify/static_kernels.py), one fragment each, and the honest forms
+"""Red-team round 8's scan rules (module-write in verify/static/escapes.py, the widened
+host-python-in-kernel in verify/static/kernels.py), one fragment each, and the honest forms
 an outside helper playing an LLM wrote that the kernel rule refused before this round (a
 lambda in @triton.heuristics, autotune configs from a helper that appends); the red-team
 files (E81-E86) run in test_corpora.py."""
@@ -85,7 +85,7 @@ def mm(a_ptr, b_ptr, c_ptr, ALLOW_TF32: tl.constexpr):
     ("", True),
 ])
 def test_a_dots_precision_given_as_a_constexpr_is_what_every_launch_passes(launches, refused):
-    from warpsmith.verify.static_tf32 import tf32_dots
+    from warpsmith.verify.static.tf32 import tf32_dots
 
     assert bool(tf32_dots(TF32_KERNEL + launches)) == refused
 

@@ -107,7 +107,7 @@ WORST = [chain_store, chain_roots, wide_kernel, many_kernels, many_kernels_and_c
          # in bindings' fixpoint and in the rules (minutes at the bound); not run, it would
          # only cost CI those minutes
          pytest.param(many_returns, marks=pytest.mark.xfail(
-             run=False, reason="calls x returns in static_rules.paths_of"))]
+             run=False, reason="calls x returns in static/lookup.paths_of"))]
 # CPU seconds of one scan. Measured on the shared 2-core dev machine under load (2026-12-07):
 # 0.3 to 5.2 s for each of WORST (alias_chain the most: its paths grow a segment a line),
 # where the scan before took 30 s to several minutes. A regression to quadratic misses it far.
@@ -150,7 +150,7 @@ def scan_corpus(src: Path | None = None) -> dict:
     """The findings of every corpus file, by the warpsmith under `src` (default: this one).
     `python -c 'from tests.verify.test_static_scan_cost import scan_corpus; ...'` with the old
     code's src regenerates the snapshot."""
-    src = src or Path(static.__file__).resolve().parents[2]  # the code under test
+    src = src or Path(static.__file__).resolve().parents[3]  # the code under test
     env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(src)}
     done = subprocess.run([sys.executable, "-c", SCAN_CORPUS, str(CORPORA), str(src)], env=env,
                           capture_output=True, text=True, check=True)

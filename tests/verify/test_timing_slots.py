@@ -3,8 +3,8 @@
 import torch
 
 from warpsmith.types import Timing
-from warpsmith.verify.stopwatch import Slots as _Slots
-from warpsmith.verify.timing import summarise
+from warpsmith.verify.timing.stopwatch import Slots as _Slots
+from warpsmith.verify.timing.summary import summarise
 
 
 def test_an_address_never_holds_the_same_input_set_twice_running():

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from warpsmith.tasks.loader import load_task
 from warpsmith.types import Shape
-from warpsmith.verify.reference import perturbed, sizes_of
+from warpsmith.verify.checks.reference import perturbed, sizes_of
 
 MLP = '''
 import torch
@@ -58,7 +58,7 @@ def test_the_twin_keeps_every_structural_parameter():
     task's window was held to another (the H200 bench's failure, issue 27). Data sizes grow;
     a structural value equal to one (a depthwise conv's groups) grows with it."""
     from warpsmith.types import Shape
-    from warpsmith.verify.reference import perturbed
+    from warpsmith.verify.checks.reference import perturbed
 
     values = {"batch_size": 64, "sequence_length": 4096, "kernel_size": 8, "dilation": 9,
               "in_channels": 64, "groups": 64}

@@ -7,8 +7,8 @@ import dataclasses
 import pytest
 
 from warpsmith.types import Verdict
-from warpsmith.verify.outcome import interpret_outcome
-from warpsmith.verify.sandbox import Outcome
+from warpsmith.verify.checks.outcome import interpret_outcome
+from warpsmith.verify.isolation.sandbox import Outcome
 from warpsmith.verify.worker_report import WorkerReport, parse_report
 
 CALLS = 2

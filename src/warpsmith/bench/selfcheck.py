@@ -16,8 +16,8 @@ The rules are switched off by replacing two functions of the verifier for the du
 verification, under a lock, in this process (so it verifies inline, never through an
 executor), and nothing is written to the verdict cache: a real candidate with the reference's
 source must never find this verdict there. A verify() parameter would replace this
-(`allow_torch=True`: skip static.scan, drop TORCH_RULES from _dynamic_problems and
-timing.timed_problems).
+(`allow_torch=True`: skip static.scan, drop TORCH_RULES from dynamic_problems and
+timing.summary.timed_problems).
 """
 
 from __future__ import annotations
@@ -100,19 +100,20 @@ def checked_task(task: Task, device: str, profile: str) -> tuple[Task, list[str]
 
 @contextlib.contextmanager
 def torch_rules_off():
-    from ..verify import pipeline, static, timing
+    from ..verify import pipeline, static
+    from ..verify.timing import summary
 
     # every place the rules run: the checked calls' and the timed calls' (on a GPU, each
     # timing block's watched call runs them again; missing them rejected every task there)
     with _RULES_OFF:
-        scan, dynamic, timed = static.scan, pipeline._dynamic_problems, timing.timed_problems
+        scan, dynamic, timed = static.scan, pipeline.dynamic_problems, summary.timed_problems
         static.scan = lambda source: static.Scan("none", ())
-        pipeline._dynamic_problems = lambda report, names: [
+        pipeline.dynamic_problems = lambda report, names: [
             p for p in dynamic(report, names) if p[0] not in TORCH_RULES]
-        timing.timed_problems = lambda report, triton: [
+        summary.timed_problems = lambda report, triton: [
             p for p in timed(report, triton) if p[0] not in TORCH_RULES]
         try:
             yield
         finally:
-            static.scan, pipeline._dynamic_problems = scan, dynamic
-            timing.timed_problems = timed
+            static.scan, pipeline.dynamic_problems = scan, dynamic
+            summary.timed_problems = timed

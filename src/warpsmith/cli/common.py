@@ -47,7 +47,7 @@ def hide_store(db: str | None) -> None:
     if db:
         from pathlib import Path
 
-        from ..verify import jail
+        from ..verify.isolation import jail
 
         jail.hide(Path(db).parent)
 

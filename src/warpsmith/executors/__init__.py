@@ -5,7 +5,7 @@ it decides on which GPU (or CPU worker) the verification happens and how many ru
     local           every GPU of this machine: one worker process per GPU, one timed
                     measurement per GPU at a time (on a CPU machine: two CPU workers)
     local:N         N worker processes per GPU: they share it while they prepare and check,
-                    and each takes it alone to be timed (verify/gpulock.py); N CPU workers
+                    and each takes it alone to be timed (verify/isolation/gpulock.py); N CPU workers
                     on a machine without a GPU
     ray             Ray as `ray.init()` finds it (RAY_ADDRESS, a cluster started on this
                     machine with `ray start`, else a new local instance): one actor per GPU

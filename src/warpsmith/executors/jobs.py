@@ -23,7 +23,7 @@ def make_job(task: Task, candidate: Path, device: str | None, profile: str,
     """`portable` sends the sources, for a worker that cannot read our files. `hide`: the
     folders this process hides from candidates (a store given by --db): a worker process
     hides them too, or its candidates could read them."""
-    from ..verify import jail
+    from ..verify.isolation import jail
 
     if not candidate.is_file():  # the same error verify() gives, before anything is sent
         raise UsageError(f"no candidate file {candidate}")
@@ -51,7 +51,7 @@ def run_job(job: dict) -> dict:
 
 def _verify(job: dict) -> dict:
     from ..store import VerdictStore, verdict_to_dict
-    from ..verify import jail
+    from ..verify.isolation import jail
     from ..verify.pipeline import verify
 
     for hidden in job.get("hide") or ():

@@ -28,8 +28,8 @@ from .. import config
 from ..config import profile as get_profile
 from ..errors import UsageError
 from ..types import Task, Verdict
+from ..verify.isolation.sandbox import kill_tagged
 from ..verify.protocol import signal_name
-from ..verify.sandbox import kill_tagged
 from .jobs import crashed, make_job, run_job, verdict_of
 
 log = logging.getLogger(__name__)
@@ -45,7 +45,7 @@ class LocalExecutor:
     def __init__(self, gpus: list[int] | None = None, workers: int | None = None,
                  per_gpu: int = 1):
         """`per_gpu`: verifications at once on each GPU (`local:N`): they share it while they
-        prepare and check and take it alone to be timed (verify/gpulock.py). On a machine
+        prepare and check and take it alone to be timed (verify/isolation/gpulock.py). On a machine
         without a GPU, `workers` (or `per_gpu` where given) CPU workers."""
         devices = _devices(gpus, workers or (per_gpu if per_gpu > 1 else None))
         if devices[0] != "":

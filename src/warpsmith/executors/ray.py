@@ -25,7 +25,7 @@ from pathlib import Path
 from ..config import profile as get_profile
 from ..errors import UsageError
 from ..types import Task, Verdict
-from ..verify.sandbox import environ_of, pids
+from ..verify.isolation.sandbox import environ_of, pids
 from .jobs import crashed, make_job, run_job, verdict_of
 from .local import WORKER_TAG, answer_deadline
 

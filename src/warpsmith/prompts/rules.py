@@ -1,11 +1,11 @@
-"""The verifier's rules in words, with the lists read from verify/static.py so the prompt and
+"""The verifier's rules in words, with the lists read from verify/static/ so the prompt and
 the checks cannot drift apart."""
 
 from __future__ import annotations
 
 from ..errors import UsageError
 from ..types import Task
-from ..verify import static
+from ..verify.static import base, basic
 from . import templates
 
 LANGUAGES = tuple(templates.RULES_LANGUAGE)
@@ -21,9 +21,9 @@ def rules_text(task: Task, language: str) -> str:
     check_language(language)
     fields = {
         "allowed": _allowed(task),
-        "modules": _names(sorted(static.ALLOWED_MODULES - {"__future__"})),
-        "calls": _names(f"{c}()" for c in sorted(static.FORBIDDEN_CALLS)),
-        "dunders": _names(sorted(static.ALLOWED_DUNDERS)),
+        "modules": _names(sorted(base.ALLOWED_MODULES - {"__future__"})),
+        "calls": _names(f"{c}()" for c in sorted(base.FORBIDDEN_CALLS)),
+        "dunders": _names(sorted(basic.ALLOWED_DUNDERS)),
         "cuda_paths": _cuda_paths(),
     }
     rules = templates.RULES_LANGUAGE[language] + templates.RULES_COMMON
@@ -33,7 +33,7 @@ def rules_text(task: Task, language: str) -> str:
 def _cuda_paths() -> str:
     paths = [templates.CUDA_PATH_LOAD_INLINE, templates.CUDA_PATH_CUPY]
     # torch's NVRTC entry is private API, offered only while the verifier exempts it.
-    if getattr(static, "NVRTC_ENTRY", None):
+    if getattr(basic, "NVRTC_ENTRY", None):
         paths.insert(1, templates.CUDA_PATH_NVRTC)
     return ", ".join(paths[:-1]) + " or " + paths[-1]
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..types import Task, Verdict
-from ..verify import sandboxed
+from ..verify.isolation import sandboxed
 
 # Real Nsight Compute metric names (checked with `ncu --query-metrics` on our H200), chosen
 # after CudaForge's 24 and KernelAgent's 28: enough to tell memory-, compute- and latency-bound
@@ -169,7 +169,7 @@ def candidate_time_us(verdict: Verdict) -> float | None:
 
 def _gpu_of(verdict: Verdict) -> str | None:
     """The table's name for the GPU the verdict ran on, when it ran on one we know."""
-    from ..verify.timing import gpu_key
+    from ..verify.timing.summary import gpu_key
 
     name = verdict.environment.get("gpu")
     return gpu_key(name) if name else None
@@ -191,7 +191,7 @@ def ncu_command(ncu: str, task: Task, candidate: Path, shape: str, log: Path) ->
 def run_ncu(task: Task, source: str, shape: str, timeout_s: float = NCU_TIMEOUT_S,
             visible: str | None = None) -> tuple[tuple[KernelMetrics, ...], str]:
     """(kernels, "") when ncu profiled the candidate, else ((), why not). ncu and the
-    candidate's process run in the verifier's sandbox (verify/jail.py), as a job of its
+    candidate's process run in the verifier's sandbox (verify/isolation/jail.py), as a job of its
     own: the candidate's code runs nowhere else. Where the sandbox's uid may not read the
     GPU's counters, ncu says so and the judge falls back to its estimates."""
     from ..config import worker_environment

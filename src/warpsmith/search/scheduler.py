@@ -8,7 +8,7 @@ must, and how long each did wait.
        on them than they have slots). A chain holds it only while its candidate is verified,
        so the other chains' calls go on meanwhile.
   cpu  a candidate process's start-up (imports, CUDA context, first profiler session) runs in
-       a spare started before the verification (verify/prestart.py), in the process that
+       a spare started before the verification (verify/isolation/prestart.py), in the process that
        verifies, overlapping the calls and the previous candidate's comparison.
 
 Work that runs a candidate on a GPU outside the executor (the tuner's ranking, the judge's

@@ -38,7 +38,7 @@ from pathlib import Path
 from ..config import worker_environment
 from ..store.runs import Attempt
 from ..types import Task
-from ..verify import sandbox
+from ..verify.isolation import sandbox
 from ..verify.protocol import signal_name
 from ..verify.worker_report import finite
 from .context import RunContext

@@ -43,7 +43,7 @@ from ..rl.openrlhf import response_body
 from ..rl.scoring import Score
 from ..store import verdict_to_dict
 from ..types import Task, Verdict
-from ..verify import jail
+from ..verify.isolation import jail
 from ..verify.pipeline import VERIFIER_VERSION
 from .completions import from_completion, response_part
 from .dispatch import Dispatcher, Job, Outcome, QueueFull

@@ -30,27 +30,18 @@ from ..tasks import admission
 from ..tasks.counting import count_cost
 from ..tasks.suite import resolve_task
 from ..types import Task, Verdict
-from . import (
-    baseline_process,
-    collect,
-    gates,
-    gpukernels,
-    gpulock,
-    jail,
-    memcheck,
-    memplan,
-    offgpu,
-    prestart,
-    static,
-)
-from . import baselines as baseline_timer
-from .baseline_process import BaselineProcess
+from . import static
+from .checks import collect, gpukernels, memcheck, memplan, offgpu
+from .checks.outcome import interpret_outcome, stage_times
+from .checks.reference import Prepared, checked, prepare
 from .feedback import feedback_text
-from .outcome import interpret_outcome, stage_times
+from .isolation import gpulock, jail, prestart
+from .isolation.sandbox import run_worker
 from .protocol import Job, job_message
-from .reference import Prepared, checked, prepare
-from .sandbox import run_worker
-from .timing import timing_verdict
+from .timing import baseline_process, gates
+from .timing import baselines as baseline_timer
+from .timing.baseline_process import BaselineProcess
+from .timing.summary import timing_verdict
 from .worker_report import WorkerReport, parse_report
 
 # In every cache key: 4 since timed calls are watched and get fresh inputs (a verdict of 3
@@ -459,7 +450,7 @@ def _correctness_verdict(base, report: WorkerReport, results, names: set[str]) -
         return replace(base, status="runtime_error", reasons=(
             f"{report.refused[0]} (raised in a launch and caught by the candidate's code; "
             f"{len(report.refused)} such refusals)",))
-    problems = _dynamic_problems(report, names if base.device == "cuda" else None)
+    problems = dynamic_problems(report, names if base.device == "cuda" else None)
     if problems:
         return replace(base, status="rejected", reasons=tuple(p for _, p in problems),
                        rules=tuple(dict.fromkeys(r for r, _ in problems)))
@@ -487,7 +478,7 @@ def _failure_lines(failed: list, total: int) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def _dynamic_problems(report: WorkerReport, gpu_names: set[str] | None
+def dynamic_problems(report: WorkerReport, gpu_names: set[str] | None
                       ) -> list[tuple[str, str]]:
     """gpu_names: the candidate's kernel names on a GPU, where the profiler's record of what
     executed replaces the Triton launch hook's record of what was launched."""

@@ -25,7 +25,7 @@ _worker = _mods["__main__"]  # the worker runs as python -m warpsmith.verify.chi
 _proto = _mods["warpsmith.verify.protocol"]
 _fd = int(torch.sys.argv[2])
 _worker._write_frame(_fd, {"frame": _proto.INPUTS})
-_line = _worker._stdin_line()
+_line = _worker.stdin_line()
 _answers = []
 if _line is not None and _line != _proto.NO_MORE.decode().strip():
     _record = _mods["warpsmith.verify.wire"].parse_input_header(_line)

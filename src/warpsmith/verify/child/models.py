@@ -23,12 +23,12 @@ def make_model(module, spec: dict, device: torch.device) -> torch.nn.Module:
     with torch.device(device):
         model = module.ModelNew(*spec["init_inputs"])
     model = model.to(device)
-    _load_matching(model, spec["state_dict"])
-    _load_unsaved(model, spec.get("buffers", {}))
+    load_matching(model, spec["state_dict"])
+    load_unsaved(model, spec.get("buffers", {}))
     return apply_mode(model, spec.get("mode"))  # the task's MODE, else as constructed
 
 
-def _load_matching(model: torch.nn.Module, reference_state: dict) -> None:
+def load_matching(model: torch.nn.Module, reference_state: dict) -> None:
     """Copy the reference's parameters where names and shapes match, so RNG order is moot,
     in the reference's dtype: the task's DTYPE casts the reference model (tasks/loader.py),
     so a candidate built as it is (an nn.Linear in a float16 task) holds float16 weights as
@@ -58,7 +58,7 @@ def _load_matching(model: torch.nn.Module, reference_state: dict) -> None:
                           strict=False)
 
 
-def _load_unsaved(model: torch.nn.Module, buffers: dict) -> None:
+def load_unsaved(model: torch.nn.Module, buffers: dict) -> None:
     """The reference's non-persistent buffers into the candidate's parameters or buffers of
     the same name and shape (saved or not), in the reference's dtype."""
     own = dict(model.named_parameters()) | dict(model.named_buffers())

@@ -17,11 +17,11 @@ def forward_once(task_file: str, candidate: str, shape: str) -> None:
 
     from ...tasks.loader import build, load_task, tf32_policy
     from .models import make_model, spec_of
-    from .worker import _import_candidate
+    from .worker import import_candidate
 
     task = load_task(task_file)
     inst = build(task, shape, device="cuda")
-    module = _import_candidate(candidate)
+    module = import_candidate(candidate)
     # built as the worker builds it: the reference's state, the task's MODE
     model = make_model(module, spec_of(inst.model, inst.init_inputs, inst.mode),
                        torch.device("cuda"))

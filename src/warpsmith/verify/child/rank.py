@@ -76,7 +76,7 @@ def _rank_all(job: dict, report: dict) -> None:
 def _setup(job: dict, device: str) -> tuple:
     """(task, the inputs at the job's shape, what builds each variant's model)."""
     from ...tasks.loader import build, load_task
-    from ..inputs import case_inputs
+    from ..checks.inputs import case_inputs
     from .models import spec_of
 
     task = load_task(job["task"])
@@ -102,7 +102,7 @@ def _load(entry: _Entry, index: int, spec: dict, device: str = "cuda") -> None:
 
     import torch
 
-    from .worker import _make_model
+    from .models import make_model
 
     try:
         name = f"warpsmith_variant_{index}"
@@ -110,7 +110,7 @@ def _load(entry: _Entry, index: int, spec: dict, device: str = "cuda") -> None:
         module = importlib.util.module_from_spec(module_spec)
         sys.modules[name] = module  # triton and dataclasses look modules up by name
         module_spec.loader.exec_module(module)
-        entry.model = _make_model(module, spec, torch.device(device))
+        entry.model = make_model(module, spec, torch.device(device))
     except Exception as e:
         entry.error = f"load: {type(e).__name__}: {e}"[:500]
 
@@ -338,7 +338,7 @@ def _time_all(entries: list[_Entry], inputs: list, job: dict) -> None:
     (L2 flushed, CUDA events, device-wide sync) as the verifier times candidates."""
     import torch
 
-    from ..stopwatch import L2_FLUSH_BYTES, timed_call
+    from ..timing.stopwatch import L2_FLUSH_BYTES, timed_call
 
     for entry in entries:
         _guarded(entry, lambda e=entry: [e.model(*inputs) for _ in range(job["warmup"])])

@@ -29,12 +29,12 @@ import torch
 from ...tasks.loader import build_model, load_task, tf32_policy
 from ...types import Shape
 from .. import protocol
-from ..inputs import case_inputs
+from ..checks.inputs import case_inputs
 from ..protocol import compile_name
-from ..stopwatch import per_call_seconds, warm_up
-from .models import _load_matching, _load_unsaved
+from ..timing.stopwatch import per_call_seconds, warm_up
+from .models import load_matching, load_unsaved
 from .timing import serve
-from .worker import _stdin_bytes, _stdin_line, _stdin_line_soon
+from .worker import stdin_bytes, stdin_line, stdin_line_soon
 
 WARM_SEEDS = (1, 2)  # the warm-up's own inputs: never a timed set's
 
@@ -67,14 +67,14 @@ def main(fd: int) -> None:
 def _read_job(at_end: object = RuntimeError) -> tuple[dict | None, dict]:
     """The next job; at the end of input, RuntimeError (the first job), or (None, {}) (a
     kept process whose trusted side ended it)."""
-    head = _stdin_line()
+    head = stdin_line()
     if head is None and at_end is None:
         return None, {}
-    size = _stdin_line()
+    size = stdin_line()
     if head is None or size is None or not size.isdigit():
         raise RuntimeError("the trusted side sent no job")
     job = json.loads(head)
-    data = torch.load(io.BytesIO(_stdin_bytes(int(size))), weights_only=True,
+    data = torch.load(io.BytesIO(stdin_bytes(int(size))), weights_only=True,
                       map_location=job["device"])
     return job, data
 
@@ -96,7 +96,7 @@ def _time(job: dict, shapes: dict, fd: int, kept: tuple | None) -> tuple[dict, t
         task, eager, made = load_task(job["task"]), None, {}
     impls, notes, per_call, eager = _impls(task, shape, spec, job, startup, eager, made)
     channel = (lambda head, payload=b"": protocol.write_frame(fd, head, payload),
-               _stdin_line_soon, _stdin_bytes)
+               stdin_line_soon, stdin_bytes)
     timing = serve(impls, task, channel, (_NoLaunches(), None), device,
                    ready={"impls": list(impls), "notes": notes, "per_call_s": per_call,
                           "startup_s": startup}, may_end_first=bool(job.get("keep")))
@@ -121,8 +121,8 @@ def _impls(task, shape: Shape, spec: dict, job: dict, startup: dict, eager=None,
     device, began = job["device"], time.perf_counter()
     made = made or {}
     eager = eager if eager is not None else build_model(task, shape, device)
-    _load_matching(eager, spec["state_dict"])
-    _load_unsaved(eager, spec.get("buffers", {}))
+    load_matching(eager, spec["state_dict"])
+    load_unsaved(eager, spec.get("buffers", {}))
     pool = [(seed, case_inputs(task, shape, device, seed, "timing")) for seed in WARM_SEEDS]
     startup["build_s"] = time.perf_counter() - began
     impls: dict = {}

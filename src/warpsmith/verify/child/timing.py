@@ -11,7 +11,7 @@ diagnostics. The trusted side's clock runs from its GO to the end of that frame,
 the values it checks from those outputs with this process stopped (a worker that says "done"
 first and works after gains nothing: what it hands over at the clock's stop is judged).
 Between blocks it times eager and torch.compile with this process stopped
-(verify/baselines.py). What this side reports (its
+(verify/timing/baselines.py). What this side reports (its
 own CUDA-event time of the block, launches, the watched call's record) is a diagnostic,
 checked there.
 """

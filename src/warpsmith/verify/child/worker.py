@@ -97,7 +97,7 @@ def _warm_then_wait(device: str) -> str:
         with GpuKernels():
             pass
     _warm_guard(device)
-    line = _stdin_line()
+    line = stdin_line()
     if line is None:  # the trusted side went away before sending a job
         os._exit(0)
     return line
@@ -106,7 +106,7 @@ def _warm_then_wait(device: str) -> str:
 _pending = bytearray()  # what was read from stdin past the last line taken
 
 
-def _stdin_line() -> str | None:
+def stdin_line() -> str | None:
     """One line from the trusted side (a job folder, the job, its secrets, ACKs), or None at
     end of input. Reads past the newline are kept for the next read."""
     while b"\n" not in _pending:
@@ -117,8 +117,8 @@ def _stdin_line() -> str | None:
     return line.decode()
 
 
-def _stdin_line_soon() -> str | None:
-    """_stdin_line for a timing block's GO, which the trusted side writes as soon as it has
+def stdin_line_soon() -> str | None:
+    """stdin_line for a timing block's GO, which the trusted side writes as soon as it has
     resumed this process: stdin is polled, not slept on, for up to SPIN_S of running time
     (a stop in between starts the count again), since a sleeping reader's wake-up is time
     on the trusted side's clock (tens to hundreds of us a block on the H200)."""
@@ -133,13 +133,13 @@ def _stdin_line_soon() -> str | None:
             continue
         if not _more():
             return None
-    return _stdin_line()
+    return stdin_line()
 
 
 SPIN_S = 0.02
 
 
-def _stdin_bytes(size: int) -> bytes:
+def stdin_bytes(size: int) -> bytes:
     while len(_pending) < size:
         if not _more():
             raise RuntimeError("the trusted side's job was cut short")
@@ -157,12 +157,12 @@ def _more() -> bool:
 def _read_job(job_path: Path) -> dict:
     """The job record and its cases (protocol.job_message) from stdin; the code they name
     lies in the job folder."""
-    head = _stdin_line()
-    size = _stdin_line()
+    head = stdin_line()
+    size = stdin_line()
     if head is None or size is None or not size.isdigit():
         raise RuntimeError("the trusted side sent no job")
     record = protocol.Job.from_json(head)
-    data = torch.load(io.BytesIO(_stdin_bytes(int(size))), weights_only=True,
+    data = torch.load(io.BytesIO(stdin_bytes(int(size))), weights_only=True,
                       map_location=record.device)
     # Named relative to the job folder (pipeline.write_job).
     return asdict(record) | {"candidate": str(job_path / record.candidate),
@@ -195,7 +195,7 @@ def run(job: dict, report: dict, fd: int) -> None:
     watched, state = integrity.snapshot(), integrity.knobs()
     report["stage"] = "import"
     start = time.perf_counter()
-    module = _import_candidate(job["candidate"])
+    module = import_candidate(job["candidate"])
     report["stage_seconds"]["import"] = time.perf_counter() - start
     report["stage"] = "init"
     own = own_sizes(module, data["shapes"])  # a shape that sets none runs with these
@@ -217,7 +217,7 @@ def run(job: dict, report: dict, fd: int) -> None:
         torch.use_deterministic_algorithms(False)  # no NaN fills inside timed calls
         set_sizes(module, sizes[job["timed_shape"]])
         channel = (lambda head, payload=b"": _write_frame(fd, head, payload),
-                   _stdin_line_soon, _stdin_bytes)
+                   stdin_line_soon, stdin_bytes)
         report["timing"] = time_candidate(job, models, task, channel, (log, threads))
         report["tampered"] += integrity.changed(watched) + report["timing"].pop("tampered", [])
         report["stage_seconds"]["timing"] = time.perf_counter() - start
@@ -276,7 +276,7 @@ def next_inputs(fd: int, device: torch.device):
     on a GPU this process allocates them, hands their IPC handles over (a slots frame) and
     the trusted side writes the inputs into them before its ACK."""
     _write_frame(fd, {"frame": protocol.INPUTS})
-    line = _stdin_line()
+    line = stdin_line()
     if line is None:
         raise RuntimeError("the trusted side sent no inputs")
     if line == protocol.NO_MORE.decode().strip():
@@ -297,10 +297,10 @@ def receive_tensors(fd: int, record: dict, device: torch.device) -> list:
         torch.cuda.synchronize()
         _write_frame(fd, {"frame": protocol.SLOTS},
                      _dumps([_export(t) for t in tensors]).encode())
-        if _stdin_line() != protocol.ACK.decode().strip():
+        if stdin_line() != protocol.ACK.decode().strip():
             raise RuntimeError("the trusted side did not fill the inputs")
     else:
-        data = _stdin_bytes(sum(wire.nbytes(d) for d in descs))
+        data = stdin_bytes(sum(wire.nbytes(d) for d in descs))
         tensors, offset = [], 0
         for d in descs:
             tensors.append(wire.from_bytes(data, d, offset))
@@ -333,7 +333,7 @@ def _not_dumpable() -> None:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_DUMPABLE, 0) failed")
 
 
-def _import_candidate(path: str):
+def import_candidate(path: str):
     spec = importlib.util.spec_from_file_location("candidate", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules["candidate"] = module  # dataclasses and triton look modules up by name
@@ -450,7 +450,7 @@ def _send_case(fd: int, call: int, outs: list, gpu: bool) -> None:
         descs, chunks = wire.output_message(outs)
         _write_frame(fd, {"frame": protocol.CASE, "call": call, "outputs": descs},
                      b"".join(chunks))
-    if _stdin_line() != protocol.ACK.decode().strip():
+    if stdin_line() != protocol.ACK.decode().strip():
         raise RuntimeError("the trusted side did not take the outputs of a call")
 
 

@@ -51,9 +51,9 @@ import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_leaves
 
-from ..config import VerifyProfile
-from ..tasks.loader import build
-from ..types import Task
+from ...config import VerifyProfile
+from ...tasks.loader import build
+from ...types import Task
 from .correctness import CHUNK
 
 BUDGET_FRACTION = 0.85  # of the free memory: the allocators' slack and the CUDA contexts

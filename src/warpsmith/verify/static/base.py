@@ -1,6 +1,6 @@
-"""What the static scan's rule modules share (static.py, static_rules.py, static_escapes.py,
-static_tf32.py): the finding record, the rule registry and the helpers every rule reads, so
-each rule module imports this and none imports another to register (no import cycle)."""
+"""What the static scan's modules share: the finding record, the rule marker, the lists and
+the size limit more than one module reads, and the helpers every rule reads. Every module of
+the scan imports this; this imports none of them."""
 
 from __future__ import annotations
 
@@ -27,7 +27,6 @@ class Finding:
 
 
 Rule = Callable[[ast.Module], Iterator[tuple[int, str]]]
-RULES: dict[str, tuple[str, Rule]] = {}
 
 # An allow-list: a kernel needs torch (allocation, views), triton, and a little arithmetic.
 # Everything else (os, sys, pathlib, numpy, threading, ctypes, importlib, json, …) can reach
@@ -40,6 +39,19 @@ FORBIDDEN_SUBMODULES = {"multiprocessing", "distributed", "jit", "utils.determin
                         # pytree nodes the worker flattens, the profiler that proves kernels ran
                         "library", "utils.data", "utils.benchmark", "utils.pytree", "hub",
                         "package", "export", "profiler", "autograd.profiler"}
+FORBIDDEN_CALLS = {"exec", "eval", "compile", "__import__", "open", "globals", "vars",
+                   "locals", "breakpoint", "setattr", "delattr", "getattr", "input", "help"}
+FORBIDDEN_METHODS = {"use_deterministic_algorithms", "save", "load", "numpy", "tolist",
+                     "from_numpy", "frombuffer", "__array__", "set_rng_state", "manual_seed",
+                     "seed", "register_forward_hook", "register_forward_pre_hook",
+                     "from_dlpack", "to_dlpack", "tofile", "fromfile"}
+
+# The most source the scan reads. Its rules walk the tree in the trusted process before any
+# deadline, at about 0.1-0.2 ms a byte for adversarial files with every rule linear (620 KB
+# of tuples of names kept `warpsmith verify` busy for 7 minutes, 140 KB of a chain the
+# compile-time rule followed quadratically for longer: red-team round 15, E110). KernelBench's
+# largest reference is 23 KB and honest candidates are a few KB; 256 KiB is ten times that.
+MAX_SOURCE_CHARS = 256 * 1024
 
 
 # What the rules compute from the whole tree (bindings, the kernels, the aliases), kept for the
@@ -78,11 +90,21 @@ def all_nodes(tree: ast.Module) -> list[ast.AST]:
     return list(ast.walk(tree))
 
 
+# Each rule module's rules, in the order they are defined; the scan runs the modules' in the
+# order static/__init__.py lists them (rules_of), whatever order they were imported in.
+_MARKED: dict[str, dict[str, tuple[str, Rule]]] = {}
+
+
 def rule(rule_id: str, severity: str):
     def register(fn: Rule) -> Rule:
-        RULES[rule_id] = (severity, fn)
+        _MARKED.setdefault(fn.__module__, {})[rule_id] = (severity, fn)
         return fn
     return register
+
+
+def rules_of(*modules) -> dict[str, tuple[str, Rule]]:
+    return {rule_id: marked for module in modules
+            for rule_id, marked in _MARKED.get(module.__name__, {}).items()}
 
 
 # What builds CUDA C++ at run time: torch's extension builder and NVRTC wrapper, CuPy's raw
@@ -94,7 +116,7 @@ def detect_language(tree: ast.Module, source: str) -> str:
     """"cuda" only where the file calls a CUDA builder: a CUDA candidate is never run on the
     CPU (needs_gpu), and the words in a string (`__global__`, `load_inline`) made a plain
     PyTorch model that returned zeros needs_gpu, no penalty (red-team round 13, A05)."""
-    if _triton_kernels(tree):
+    if triton_kernels(tree):
         return "triton"
     if "__global__" in source and any(
             isinstance(n, ast.Call) and _builds_cuda(n.func) for n in all_nodes(tree)):
@@ -108,7 +130,7 @@ def _builds_cuda(func: ast.AST) -> bool:
 
 
 @per_tree
-def _triton_kernels(tree: ast.Module) -> list[ast.FunctionDef]:
+def triton_kernels(tree: ast.Module) -> list[ast.FunctionDef]:
     """The functions Triton compiles: decorated by a name for triton.jit under any alias
     (`from triton import jit as compile_kernel`), or handed to it as a call
     (`k = triton.jit(fn)`): the kernel rules read every one of them (red-team round 6, A04
@@ -130,7 +152,7 @@ def _names_jit(node: ast.AST, aliases: dict[str, str]) -> bool:
 
 
 def _is_jit(node: ast.AST, aliases: dict[str, str]) -> bool:
-    dotted = _dotted(node)
+    dotted = dotted_name(node)
     head, _, rest = dotted.partition(".")
     path = f"{aliases.get(head, head)}.{rest}" if rest else aliases.get(head, head)
     return dotted.endswith("jit") or path.endswith(".jit")
@@ -146,14 +168,14 @@ def _jit_aliases(tree: ast.Module) -> dict[str, str]:
         elif isinstance(node, ast.ImportFrom) and node.module:
             found |= {a.asname or a.name: f"{node.module}.{a.name}" for a in node.names}
     for node in all_nodes(tree):
-        if isinstance(node, ast.Assign) and _dotted(node.value):
-            head, _, rest = _dotted(node.value).partition(".")
+        if isinstance(node, ast.Assign) and dotted_name(node.value):
+            head, _, rest = dotted_name(node.value).partition(".")
             path = found.get(head, head) + (f".{rest}" if rest else "")
             found |= {t.id: path for t in node.targets if isinstance(t, ast.Name)}
     return found
 
 
-def _module_allowed(name: str) -> bool:
+def module_allowed(name: str) -> bool:
     root, _, rest = name.partition(".")
     if root not in ALLOWED_MODULES:
         return False
@@ -161,14 +183,29 @@ def _module_allowed(name: str) -> bool:
         and not any(part.startswith("_") for part in rest.split(".") if part)
 
 
-def _strip_call(node: ast.AST) -> ast.AST:
-    return node.func if isinstance(node, ast.Call) else node
-
-
-def _dotted(node: ast.AST) -> str:
+def dotted_name(node: ast.AST) -> str:
     if isinstance(node, ast.Name):
         return node.id
     if isinstance(node, ast.Attribute):
-        head = _dotted(node.value)
+        head = dotted_name(node.value)
         return f"{head}.{node.attr}" if head else ""
     return ""
+
+
+def module_aliases(tree: ast.Module) -> set[str]:
+    """Every local name bound by an import: `import torch as t` makes `t` a module."""
+    return set(alias_targets(tree))
+
+
+@per_tree
+def alias_targets(tree: ast.Module) -> dict[str, str]:
+    """Local name -> the top-level module it was imported from."""
+    names = {}
+    for node in all_nodes(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                names[(a.asname or a.name).split(".")[0]] = a.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom):
+            for a in node.names:
+                names[a.asname or a.name] = (node.module or "").split(".")[0]
+    return names

@@ -11,10 +11,10 @@ import re
 import tokenize
 from dataclasses import replace
 
-from .. import pyparse
-from ..types import Verdict
-from . import static
-from .worker_report import WorkerReport
+from ... import pyparse
+from ...types import Verdict
+from .. import static
+from ..worker_report import WorkerReport
 
 # what torch and Triton say when a candidate needs CUDA on a machine without it
 CUDA_MISSING = ("Torch not compiled with CUDA enabled", "Found no NVIDIA driver",
@@ -113,7 +113,7 @@ def _code_lines(source: str) -> list[str]:
 
 
 def off_gpu_path(v: Verdict, source: str) -> Verdict:
-    """On the CPU, a candidate that asks where its tensors live (static_device.py) ran only
+    """On the CPU, a candidate that asks where its tensors live (static/device.py) ran only
     its CPU path: a PyTorch fallback (`if not x.is_cuda: return torch.argmin(x)`) never
     launches its kernel, and whatever the other path does for GPU tensors was never run (a
     kernel that does half its work when `x.device.type == "cuda"` passed here, E50). The

@@ -12,7 +12,7 @@ import math
 
 import torch
 
-from ..types import CaseResult
+from ...types import CaseResult
 
 K_REF = 4.0  # the candidate may be this many times as far from exact as the reference is
 RTOL = {torch.float32: 1e-4, torch.float16: 1e-2, torch.bfloat16: 2e-2}

@@ -10,14 +10,15 @@ import time
 
 import torch
 
-from ..config import VerifyProfile
-from ..types import CaseResult, Shape, Task
-from . import ipc, memplan, wire
+from ...config import VerifyProfile
+from ...types import CaseResult, Shape, Task
+from .. import ipc, wire
+from ..protocol import ACK, NO_MORE, SLOTS, Malformed, untrusted_json
+from ..worker_report import WorkerReport
+from . import memplan
 from .correctness import compare
 from .inputs import case_inputs
-from .protocol import ACK, NO_MORE, SLOTS, Malformed, untrusted_json
 from .reference import Prepared, checked, evaluate
-from .worker_report import WorkerReport
 
 
 class CaseReader:

@@ -26,9 +26,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..protocol import ACK, CASE, INPUTS, SLOTS, TIMING, WAIT, Malformed, header, read_frames
 from . import jail
 from .proctree import descendants, environ_of, kill_tagged, pids, stopped  # noqa: F401
-from .protocol import ACK, CASE, INPUTS, SLOTS, TIMING, WAIT, Malformed, header, read_frames
 
 LOG_TAIL_BYTES = 8192
 HEADER_BYTES = 1 << 20  # a frame's JSON header: records and reports are kilobytes
@@ -99,7 +99,7 @@ class Started:
                  env: dict[str, str], max_bytes: int, inbox: Path, own_inbox: bool = False,
                  jailed: bool = True):
         """`jailed`=False: a process of the trusted side's own code (the baselines',
-        verify/baseline_process.py), run with the same pipes outside the sandbox."""
+        verify/timing/baseline_process.py), run with the same pipes outside the sandbox."""
         self.start, self.scratch, self.inbox = time.perf_counter(), scratch, inbox
         self.own_inbox = own_inbox
         self.token = secrets.token_hex(16)

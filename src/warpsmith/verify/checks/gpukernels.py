@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .. import pyparse
+from ... import pyparse
 
 # Not work a candidate can be credited or blamed for: the verifier's own output copies and
 # the NaN fill of fresh allocations (the poison), and plain copies/fills.

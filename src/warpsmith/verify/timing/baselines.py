@@ -29,14 +29,15 @@ import time
 
 import torch
 
-from ..tasks.loader import tf32_policy
-from ..types import Shape, Task
-from . import ipc, memplan, wire
+from ...tasks.loader import tf32_policy
+from ...types import Shape, Task
+from .. import ipc, wire
+from ..checks import memplan
+from ..checks.collect import blame_if_held, others_bytes, settle_freed
+from ..checks.inputs import case_inputs
+from ..checks.reference import Prepared
+from ..protocol import END, Malformed, compile_name, go_line, untrusted_json
 from .baseline_process import BaselineFailed, BaselineProcess
-from .collect import blame_if_held, others_bytes, settle_freed
-from .inputs import case_inputs
-from .protocol import END, Malformed, compile_name, go_line, untrusted_json
-from .reference import Prepared
 from .stopwatch import clock_and_temperature, per_call_seconds, synchronize, warm_up
 
 CANDIDATE = "candidate"
@@ -60,7 +61,7 @@ class Baselines:
                  max_sets: int = memplan.MAX_BLOCK_SETS, process: BaselineProcess | None = None,
                  checks=None):
         """`process`: the baselines' own process, started with the candidate's worker
-        (verify/baseline_process.py), which times them the way the candidate is timed;
+        (verify/timing/baseline_process.py), which times them the way the candidate is timed;
         None: they are timed here, in the trusted process. `checks`: the checked calls'
         reader (collect.CaseReader): a candidate with an output already found wrong is not
         timed (its verdict is `incorrect` whatever the clock says; a GPU's seconds saved)."""

@@ -9,13 +9,13 @@ from dataclasses import replace
 
 import torch
 
-from ..tasks.counting import count_cost
-from ..tasks.gpus import roofline_floor
-from ..types import CaseResult, Floor, Task, Timing, Verdict
-from .correctness import compare
-from .outcome import timing_problem
-from .reference import Prepared, timing_case
-from .worker_report import WorkerReport
+from ...tasks.counting import count_cost
+from ...tasks.gpus import roofline_floor
+from ...types import CaseResult, Floor, Task, Timing, Verdict
+from ..checks.correctness import compare
+from ..checks.outcome import timing_problem
+from ..checks.reference import Prepared, timing_case
+from ..worker_report import WorkerReport
 
 
 def summarise(name: str, samples: list[float]) -> Timing:
@@ -171,6 +171,6 @@ def _check_probe(probe: dict, case, task: Task) -> list[CaseResult]:
 
 
 def gpu_key(device_name: str) -> str | None:
-    from ..tasks.gpus import GPUS
+    from ...tasks.gpus import GPUS
 
     return next((k for k in GPUS if k in device_name.upper()), None)

@@ -24,8 +24,8 @@ import tempfile
 import threading
 from pathlib import Path
 
-from .. import config
-from ..errors import UsageError
+from ... import config
+from ...errors import UsageError
 from .sandbox import Started, start_waiting
 
 POLICIES = ("off", "after", "ahead")

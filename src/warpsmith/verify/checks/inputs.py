@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import torch
 
-from ..tasks.loader import make_inputs
-from ..types import Shape, Task
+from ...tasks.loader import make_inputs
+from ...types import Shape, Task
 
 
 def is_checked(variant: str) -> bool:

@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 import torch
 from torch.utils._pytree import tree_leaves
 
-from ..config import VerifyProfile
-from ..errors import TaskError
-from ..tasks.admission import data_sizes, holds_size
-from ..tasks.loader import (
+from ...config import VerifyProfile
+from ...errors import TaskError
+from ...tasks.admission import data_sizes, holds_size
+from ...tasks.loader import (
     build,
     build_model,
     import_task_module,
@@ -34,7 +34,7 @@ from ..tasks.loader import (
     tf32_policy,
     upcast,
 )
-from ..types import Shape, Task
+from ...types import Shape, Task
 from .correctness import compare
 from .inputs import case_inputs, is_checked, needs_mixing
 
@@ -106,7 +106,7 @@ def prepare(task: Task, shapes: list[str], profile: VerifyProfile, device: str,
             _forget(prepared, twin.name)
             prepared.skipped_variants.append(f"{twin.name} (the task does not run there)")
     # Unchecked calls only on the CPU (on a GPU every timed call after the checked ones is
-    # probed: timing.py), and not on the twin: a kernel that counts calls is caught on the
+    # probed: timing/summary.py), and not on the twin: a kernel that counts calls is caught on the
     # declared shapes, where most calls are made, at half the cost.
     decoys = {s.name for s in declared} if device != "cuda" and profile.decoys[1] else set()
     prepared.cases = secret_order(prepared.cases, decoys, profile.decoys)

@@ -4,7 +4,7 @@
 `__iter__` runs when the worker walks the outputs computes after the dispatch guard closed.
 The scan resolves each dotted path against the real allowed modules in the scanning process,
 statically (`inspect.getattr_static`): nothing of the candidate is imported or run, and no
-descriptor or module `__getattr__` of the library runs either. Registered into static.RULES.
+descriptor or module `__getattr__` of the library runs either. The scan runs them (static.RULES).
 """
 
 from __future__ import annotations
@@ -21,11 +21,13 @@ import typing
 from collections.abc import Iterator
 from functools import lru_cache
 
-from .static_base import (
+from .base import (
+    FORBIDDEN_CALLS,
+    FORBIDDEN_METHODS,
     REJECT,
-    _dotted,
-    _module_allowed,
     all_nodes,
+    dotted_name,
+    module_allowed,
     per_tree,
     rule,
 )
@@ -60,7 +62,7 @@ CONTAINERS = (dict, list, tuple, set, frozenset, collections.deque, collections.
 
 
 # The dotted paths one name may hold: honest code holds a handful. Past it a name holds
-# OVERFLOW too (scan-limit, static_escapes.py): `x1 = (x0.nn, x0.cuda)`, `x2 = (x1.nn, ...)`
+# OVERFLOW too (scan-limit, escapes.py): `x1 = (x0.nn, x0.cuda)`, `x2 = (x1.nn, ...)`
 # doubled them a line, and 18 lines kept the trusted process scanning for 12 minutes before
 # any deadline began (red-team round 13).
 MAX_PATHS = 64
@@ -81,7 +83,7 @@ def bindings(tree: ast.Module) -> dict[str, set[str]]:
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             for a in node.names:
                 names[a.asname or a.name].add(f"{node.module}.{a.name}")
-    pairs, returns = _reference_bindings(tree)
+    pairs, returns = reference_bindings(tree)
     for _ in range(6):  # paths grow by one attribute a round at most; six is plenty
         before = sum(map(len, names.values()))
         for target, value in pairs:
@@ -94,7 +96,7 @@ def bindings(tree: ast.Module) -> dict[str, set[str]]:
 
 
 @per_tree
-def _reference_bindings(tree: ast.Module):
+def reference_bindings(tree: ast.Module):
     pairs, returns = [], collections.defaultdict(list)
     for node in all_nodes(tree):
         if isinstance(node, ast.Assign):
@@ -172,7 +174,7 @@ def walk(path: str) -> tuple[tuple[str, object], ...]:
     # long as the file (quadratic: red-team round 15)
     end = path.find(".")
     root = path if end < 0 else path[:end]
-    if not _module_allowed(root) or importlib.util.find_spec(root) is None:
+    if not module_allowed(root) or importlib.util.find_spec(root) is None:
         return ()
     obj = importlib.import_module(root)
     steps = [(root, obj)]
@@ -182,7 +184,7 @@ def walk(path: str) -> tuple[tuple[str, object], ...]:
         if obj is MISSING:
             break
         steps.append((path if end < 0 else path[:end], obj))
-        if isinstance(obj, types.ModuleType) and not _module_allowed(obj.__name__):
+        if isinstance(obj, types.ModuleType) and not module_allowed(obj.__name__):
             break
     return tuple(steps)
 
@@ -197,7 +199,7 @@ def _static_attr(obj, name: str):
         full = f"{obj.__name__}.{name}"  # a submodule torch loads lazily on first access
         if full in sys.modules:
             return sys.modules[full]
-        if _module_allowed(full) and _has_spec(full):
+        if module_allowed(full) and _has_spec(full):
             return importlib.import_module(full)
     return found
 
@@ -228,8 +230,8 @@ def references(tree: ast.Module) -> list[tuple[int, str]]:
 def _references(tree: ast.Module, names: dict[str, set[str]]) -> Iterator[tuple[int, str]]:
     """(line, resolved path) for every dotted reference and every `from m import name`."""
     for node in all_nodes(tree):
-        if isinstance(node, ast.Attribute) and _dotted(node):
-            head, _, tail = _dotted(node).partition(".")
+        if isinstance(node, ast.Attribute) and dotted_name(node):
+            head, _, tail = dotted_name(node).partition(".")
             for base in names.get(head, ()):
                 yield node.lineno, f"{base}.{tail}"
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -246,7 +248,7 @@ def _module_reach(tree):
         if path.startswith(CUSTOM_OP_PATHS):
             continue  # custom-op says why
         for prefix, obj in walk(path):
-            if isinstance(obj, types.ModuleType) and not _module_allowed(obj.__name__) \
+            if isinstance(obj, types.ModuleType) and not module_allowed(obj.__name__) \
                     and (line, prefix) not in seen:
                 seen.add((line, prefix))
                 yield line, f"{prefix} is the module {obj.__name__}, which a candidate " \
@@ -273,8 +275,6 @@ def _by_string(tree):
 @per_tree
 def _reported_calls(tree: ast.Module) -> set[int]:
     """ids of call targets an older rule reports already (dynamic-code, forbidden-call)."""
-    from .static import FORBIDDEN_CALLS, FORBIDDEN_METHODS
-
     return {id(n.func) for n in all_nodes(tree) if isinstance(n, ast.Call) and (
         isinstance(n.func, ast.Name) and n.func.id in FORBIDDEN_CALLS
         or isinstance(n.func, ast.Attribute) and n.func.attr in FORBIDDEN_METHODS)}
@@ -306,7 +306,7 @@ def _dunder_method(tree):
     """`__iter__` on a returned namedtuple, `__repr__`, `__eq__`, `__torch_function__` …: run
     when the worker, torch or Python touches the object, outside forward and its guard."""
     for node in all_nodes(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _is_dunder(node.name) \
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and is_dunder(node.name) \
                 and node.name not in ALLOWED_DUNDER_DEFS:
             yield node.lineno, f"defines {node.name}, which runs outside forward's guard"
     for scope in [tree, *(n for n in all_nodes(tree) if isinstance(n, ast.ClassDef))]:
@@ -314,17 +314,17 @@ def _dunder_method(tree):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else \
                 [stmt.target] if isinstance(stmt, ast.AnnAssign | ast.AugAssign) else []
             for name in (n for t in targets for n in _target_names(t)):
-                if _is_dunder(name) and name not in ALLOWED_DUNDER_NAMES:
+                if is_dunder(name) and name not in ALLOWED_DUNDER_NAMES:
                     yield stmt.lineno, f"binds {name}, which runs outside forward's guard"
     for node in all_nodes(tree):  # a class built from a namespace: make_dataclass(namespace=
         # {"__iter__": f}) defines the method no def or class body shows (E41)
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and \
-                _is_dunder(node.value) and node.value not in DUNDER_STRINGS:
+                is_dunder(node.value) and node.value not in DUNDER_STRINGS:
             yield node.lineno, f"names {node.value} in a string: a method bound by name " \
                                "runs outside forward's guard"
 
 
-def _is_dunder(name: str) -> bool:
+def is_dunder(name: str) -> bool:
     return name.startswith("__") and name.endswith("__") and len(name) > 4
 
 
@@ -376,7 +376,7 @@ def tensor_subclass_bases(tree: ast.Module) -> Iterator[tuple[int, str]]:
 
     for node in (n for n in all_nodes(tree) if isinstance(n, ast.ClassDef)):
         for base in node.bases:
-            paths = paths_of(base, names) | ({_dotted(base)} if _dotted(base) else set())
+            paths = paths_of(base, names) | ({dotted_name(base)} if dotted_name(base) else set())
             objs = [resolve(p) for p in paths if p != TYPE_OF]
             if TYPE_OF in paths or any(isinstance(o, type) and issubclass(o, torch.Tensor)
                                        for o in objs):
@@ -387,7 +387,7 @@ def patched_objects(tree: ast.Module) -> Iterator[tuple[int, str]]:
     """Writes and deletions through a name or call that holds a module, class or function of
     an allowed module: `T = torch.Tensor; T.clone = f`, `type(x).clone = f`, `del E[k]`."""
     names = bindings(tree)
-    _, returns = _reference_bindings(tree)
+    _, returns = reference_bindings(tree)
     for node in all_nodes(tree):
         targets = node.targets if isinstance(node, ast.Assign | ast.Delete) else \
             [node.target] if isinstance(node, ast.AugAssign | ast.AnnAssign) else []

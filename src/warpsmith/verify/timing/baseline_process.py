@@ -7,7 +7,7 @@ its outputs) is in both sides of every ratio, not only the candidate's.
 
 It is started with the candidate's worker, so its start-up and torch.compile's warm-up run
 while the candidate's calls are checked. Anything that goes wrong here is the verifier's:
-BaselineFailed, which verify/baselines.py answers by timing the baselines in the trusted
+BaselineFailed, which verify/timing/baselines.py answers by timing the baselines in the trusted
 process instead, with a note. Never the candidate's failure.
 """
 
@@ -28,14 +28,14 @@ from pathlib import Path
 
 import torch
 
-from ..config import VerifyProfile, worker_environment
-from ..types import Task
-from . import prestart
-from .proctree import stopped
-from .protocol import END, TIMING, go_line, header
-from .reference import Prepared
-from .sandbox import JOB_TAG, Started
-from .worker_report import finite
+from ...config import VerifyProfile, worker_environment
+from ...types import Task
+from ..checks.reference import Prepared
+from ..isolation import prestart
+from ..isolation.proctree import stopped
+from ..isolation.sandbox import JOB_TAG, Started
+from ..protocol import END, TIMING, go_line, header
+from ..worker_report import finite
 
 PROGRAM = ("-m", "warpsmith.verify.child.reference_worker")
 MAX_FRAME = 64 << 20  # a block's outputs' handles (a GPU), or their bytes (the CPU's tests)

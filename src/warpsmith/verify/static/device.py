@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import ast
 
-from .. import pyparse
+from ... import pyparse
+from .base import triton_kernels
+from .lookup import bindings, paths_of
 
 FLAGS = {"is_cuda", "is_cpu", "is_xpu", "is_mps", "is_meta", "get_device", "is_pinned"}
 DEVICE_PARTS = {"type", "index"}
@@ -38,10 +40,7 @@ def queries_device(source: str) -> bool:
         tree = pyparse.parse(source)
     except SyntaxError:
         return False
-    from .static import _triton_kernels
-    from .static_rules import bindings, paths_of
-
-    in_kernel = {id(n) for k in _triton_kernels(tree) for n in ast.walk(k)}
+    in_kernel = {id(n) for k in triton_kernels(tree) for n in ast.walk(k)}
     names = bindings(tree)
     devices = _device_names(tree)
 

@@ -4,7 +4,7 @@ kernel's body is plain Python, so `float(str(tl.load(p)))`, `math.exp(v)` or a l
 compiler runs Python functions only on compile-time values). A kernel, and every plain
 function it calls, may call Triton's own functions, other kernels, the value methods of
 triton.language, a few builtins the compiler knows; anything else only on compile-time values
-(constants, constexpr parameters, shapes and dtypes). Registered into static.RULES.
+(constants, constexpr parameters, shapes and dtypes). The scan runs them (static.RULES).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import collections
 import functools
 from collections.abc import Iterator
 
-from . import static_rules
-from .static_base import REJECT, _triton_kernels, all_nodes, per_tree, rule
+from . import lookup
+from .base import REJECT, all_nodes, per_tree, rule, triton_kernels
 
 # Builtins Triton's code generator maps or runs (range, min, max, print) or that act on tuples
 # and tensors as the compiler does; int/float/bool only on compile-time values (below).
@@ -48,9 +48,9 @@ def value_methods() -> frozenset[str]:
 
 @rule("host-python-in-kernel", REJECT)
 def _host_python_in_kernel(tree):
-    names = static_rules.bindings(tree)
-    _, returns = static_rules._reference_bindings(tree)
-    jit = {k.name for k in _triton_kernels(tree)}
+    names = lookup.bindings(tree)
+    _, returns = lookup.reference_bindings(tree)
+    jit = {k.name for k in triton_kernels(tree)}
     yield from _host_python(tree, names, returns, jit)
     yield from _host_function_handed_in(tree, names, returns, jit)
 
@@ -58,7 +58,7 @@ def _host_python_in_kernel(tree):
 def _host_python(tree, names, returns, jit: set[str]):
     plain = {n.name: n for n in all_nodes(tree)
              if isinstance(n, ast.FunctionDef) and n.name not in jit}
-    seen, todo = set(), list(_triton_kernels(tree))
+    seen, todo = set(), list(triton_kernels(tree))
     plain_names = set(plain)
     hosts = set(plain) | {n.name for n in all_nodes(tree) if isinstance(n, ast.ClassDef)}
     objects = _host_objects(tree, hosts, names) - jit
@@ -119,7 +119,7 @@ def _host_function_handed_in(tree, names, returns, jit: set[str]):
     passed in). The worker refuses such a launch at run time as well (lang/triton_compat)."""
     plain = {n.name for n in all_nodes(tree) if isinstance(n, ast.FunctionDef | ast.ClassDef)
              and n.name not in jit}
-    for kernel in _triton_kernels(tree):  # a parameter's default is handed in at every launch
+    for kernel in triton_kernels(tree):  # a parameter's default is handed in at every launch
         for default in [*kernel.args.defaults, *filter(None, kernel.args.kw_defaults)]:
             if _host_function(default, names, returns, plain) or isinstance(default, ast.Call) \
                     and isinstance(default.func, ast.Name) and default.func.id in plain:
@@ -167,14 +167,14 @@ def _host_function(arg: ast.AST, names, returns, plain: set[str]) -> bool:
     if not isinstance(arg, ast.Name | ast.Call) and _value_names(arg) & plain:
         return True  # `(Combine,)[0]`, `Combine.fn`: reached through an expression (round 8)
     return any(not (p == "triton" or p.startswith("triton.")) and _callable(p)
-               for p in static_rules.paths_of(arg, names, returns))
+               for p in lookup.paths_of(arg, names, returns))
 
 
 def _callable(path: str) -> bool:
     """Whether a dotted path names a function or class (torch.float32 names data); one the
     scan cannot resolve is left to the worker's check at launch."""
-    obj = static_rules.resolve(path)
-    return obj is not static_rules.MISSING and callable(obj)
+    obj = lookup.resolve(path)
+    return obj is not lookup.MISSING and callable(obj)
 
 
 def _body_nodes(fn: ast.FunctionDef) -> Iterator[ast.AST]:
@@ -225,7 +225,7 @@ def _static_range_names(fn: ast.FunctionDef, names) -> set[str]:
     number (a tuple indexed by it is Triton's own idiom)."""
     return {t.id for node in _body_nodes(fn) if isinstance(node, ast.For)
             and isinstance(node.iter, ast.Call) and any(
-                p.endswith("static_range") for p in static_rules.paths_of(node.iter.func, names))
+                p.endswith("static_range") for p in lookup.paths_of(node.iter.func, names))
             for t in ast.walk(node.target) if isinstance(t, ast.Name)}
 
 
@@ -236,7 +236,7 @@ def _module_constant(value: ast.AST, names) -> bool:
     if _all_static(value, set()) and not any(isinstance(n, ast.Call) for n in ast.walk(value)):
         return True
     if isinstance(value, ast.Call) and not value.keywords and len(value.args) == 1 and \
-            static_rules.paths_of(value.func, names) & CONSTEXPR:
+            lookup.paths_of(value.func, names) & CONSTEXPR:
         return _module_constant(value.args[0], names) and \
             not isinstance(value.args[0], ast.Name | ast.Attribute)
     return _triton_language_alias(value, names)
@@ -246,7 +246,7 @@ def _triton_language_alias(value: ast.AST, names) -> bool:
     """A name or attribute that can only be triton.language or one of its objects."""
     if not isinstance(value, ast.Name | ast.Attribute):
         return False
-    paths = static_rules.paths_of(value, names)
+    paths = lookup.paths_of(value, names)
     return bool(paths) and all(p.startswith("triton.language") for p in paths)
 
 
@@ -272,7 +272,7 @@ def _callee(call: ast.Call, names, returns, jit: set[str], plain: set[str]) -> s
     function of the file, checked as kernel code) or None (host Python)."""
     func = call.func
     if any(p == "triton" or p.startswith("triton.")
-           for p in static_rules.paths_of(func, names, returns)):
+           for p in lookup.paths_of(func, names, returns)):
         return "triton"
     if isinstance(func, ast.Name):
         if func.id in jit:  # a kernel, or one passed in as a constexpr parameter
@@ -283,7 +283,7 @@ def _callee(call: ast.Call, names, returns, jit: set[str], plain: set[str]) -> s
             return "builtin"  # max(..., key=...) compares on the host (A07)
         return None
     if isinstance(func, ast.Attribute) and func.attr in value_methods() and \
-            not static_rules.paths_of(func.value, names, returns):
+            not lookup.paths_of(func.value, names, returns):
         return "method"
     return None
 
@@ -400,11 +400,11 @@ TRITON_BUILTINS = frozenset({"len", "list", "range", "float", "int", "isinstance
 
 @rule("global-in-kernel", REJECT)
 def _global_in_kernel(tree):
-    names = static_rules.bindings(tree)
-    jit = {k.name for k in _triton_kernels(tree)}
+    names = lookup.bindings(tree)
+    jit = {k.name for k in triton_kernels(tree)}
     allowed = _kernel_readable_globals(tree, names, jit)
     enclosed = _enclosed_names(tree)
-    for fn in _triton_kernels(tree):
+    for fn in triton_kernels(tree):
         local = set(_params(fn)) | {n.id for n in _body_nodes(fn) if isinstance(n, ast.Name)
                                     and not isinstance(n.ctx, ast.Load)}
         local |= {n.arg for n in _body_nodes(fn) if isinstance(n, ast.arg)}
@@ -475,15 +475,15 @@ def _readable_import(module: str, name: str) -> bool:
             return True
     except (ImportError, ValueError, AttributeError):
         pass
-    obj = static_rules.resolve(path)
-    return obj is not static_rules.MISSING and (
+    obj = lookup.resolve(path)
+    return obj is not lookup.MISSING and (
         getattr(obj, "__module__", "") or "").startswith("triton.language")
 
 
 def _readable_value(value: ast.AST, names, jit: set[str]) -> bool:
     """`X = tl.constexpr(...)`, `X = tl.float32`, `X = tl.math`, `X = some_kernel`."""
     if isinstance(value, ast.Call):
-        return bool(static_rules.paths_of(value.func, names) & CONSTEXPR)
+        return bool(lookup.paths_of(value.func, names) & CONSTEXPR)
     return isinstance(value, ast.Name) and value.id in jit or \
         _triton_language_alias(value, names)
 

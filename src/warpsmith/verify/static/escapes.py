@@ -2,7 +2,7 @@
 round): syntax that reads attributes by name without an attribute node, library functions that
 evaluate strings or build and load native code, and setters of process-wide torch state that
 the baselines timed beside the candidate share. Objects are matched by identity or by the
-module that defines them, whatever path or alias reached them. Registered into static.RULES.
+module that defines them, whatever path or alias reached them. The scan runs them (static.RULES).
 """
 
 from __future__ import annotations
@@ -14,8 +14,18 @@ import sys
 import types
 from collections.abc import Iterator
 
-from . import static_rules
-from .static_base import REJECT, WARN, _dotted, all_nodes, detect_language, per_tree, rule
+from . import lookup
+from .base import (
+    REJECT,
+    WARN,
+    all_nodes,
+    detect_language,
+    dotted_name,
+    module_aliases,
+    per_tree,
+    rule,
+    triton_kernels,
+)
 
 # Native code in the candidate's process defeats every in-process guard, and a child process
 # computes where no guard looks (it can read and write the worker's memory through
@@ -71,7 +81,7 @@ def _objects(paths: frozenset[str]) -> tuple[object, ...]:
 
 
 def _resolve(path: str):
-    steps = static_rules.walk(path)
+    steps = lookup.walk(path)
     return steps[-1][1] if steps and steps[-1][0] == path else None
 
 
@@ -89,7 +99,7 @@ def _under(name: str, prefixes) -> bool:
 @per_tree
 def _resolved(tree: ast.Module) -> list[tuple[int, str, object]]:
     """(line, path, object) for every step of every dotted reference that resolves (once a
-    scan: seven rules read it, and static_rules.walk's cache holds fewer paths than a large
+    scan: seven rules read it, and lookup.walk's cache holds fewer paths than a large
     file makes)."""
     return list(_resolved_steps(tree))
 
@@ -97,7 +107,7 @@ def _resolved(tree: ast.Module) -> list[tuple[int, str, object]]:
 def _resolved_steps(tree: ast.Module) -> Iterator[tuple[int, str, object]]:
     seen = set()
     for line, path in _paths(tree):
-        for prefix, obj in static_rules.walk(path):
+        for prefix, obj in lookup.walk(path):
             if (line, prefix) not in seen:
                 seen.add((line, prefix))
                 yield line, prefix, obj
@@ -105,19 +115,19 @@ def _resolved_steps(tree: ast.Module) -> Iterator[tuple[int, str, object]]:
 
 @per_tree
 def _paths(tree: ast.Module) -> list[tuple[int, str]]:
-    """Dotted references and `from m import name` (static_rules), and `import m.sub as x`,
+    """Dotted references and `from m import name` (lookup.py), and `import m.sub as x`,
     which names a module even if x is never used."""
-    return static_rules.references(tree) + [(node.lineno, a.name) for node in all_nodes(tree)
+    return lookup.references(tree) + [(node.lineno, a.name) for node in all_nodes(tree)
                                             if isinstance(node, ast.Import) for a in node.names]
 
 
 @rule("scan-limit", REJECT)
 def _scan_limit(tree):
-    """A name that may hold more references than the scan follows (static_rules.MAX_PATHS):
+    """A name that may hold more references than the scan follows (lookup.MAX_PATHS):
     what it holds past them is unread, so the file is refused rather than read in part."""
-    for name, paths in sorted(static_rules.bindings(tree).items()):
-        if any(p.startswith(static_rules.OVERFLOW) for p in paths):
-            yield 1, (f"{name} may hold more than {static_rules.MAX_PATHS} references (module "
+    for name, paths in sorted(lookup.bindings(tree).items()):
+        if any(p.startswith(lookup.OVERFLOW) for p in paths):
+            yield 1, (f"{name} may hold more than {lookup.MAX_PATHS} references (module "
                       "attributes, aliases): more than the scan follows")
             return
 
@@ -205,7 +215,7 @@ STRING_TYPES = (str, bytes, bytearray)
 
 @rule("str-subclass", REJECT)
 def _str_subclass(tree):
-    classes, local = static_rules.local_subclasses(tree, _is_string_type)
+    classes, local = lookup.local_subclasses(tree, _is_string_type)
     for node in classes:
         if node.name in local and not _constants_only(node):
             yield node.lineno, f"{node.name} subclasses str or bytes and defines methods, " \
@@ -217,8 +227,8 @@ def _is_string_type(base: ast.AST, names, local: set[str]) -> bool:
             getattr(builtins, base.id, None), type) and issubclass(getattr(builtins, base.id),
                                                                    STRING_TYPES)):
         return True
-    paths = static_rules.paths_of(base, names)
-    if static_rules.TYPE_OF in paths:  # type("") is str
+    paths = lookup.paths_of(base, names)
+    if lookup.TYPE_OF in paths:  # type("") is str
         return True
     return any(isinstance(o, type) and issubclass(o, STRING_TYPES)
                for o in map(_resolve, paths))
@@ -244,15 +254,15 @@ def _constants_only(node: ast.ClassDef) -> bool:
 # method all the same, and a class body's `__annotations__["x,<code>"] = int` hands dataclasses
 # a field name that is no identifier (E52). Honest kernels use `__name__` and the names the
 # dunder-method rule allows.
-READABLE_DUNDERS = static_rules.ALLOWED_DUNDER_NAMES | {"__name__"}
+READABLE_DUNDERS = lookup.ALLOWED_DUNDER_NAMES | {"__name__"}
 
 
 @rule("dunder-name", REJECT)
 def _dunder_name(tree):
     for node in all_nodes(tree):
         for name, stored in _bound_or_read(node):
-            allowed = static_rules.ALLOWED_DUNDER_NAMES if stored else READABLE_DUNDERS
-            if static_rules._is_dunder(name) and name not in allowed:
+            allowed = lookup.ALLOWED_DUNDER_NAMES if stored else READABLE_DUNDERS
+            if lookup.is_dunder(name) and name not in allowed:
                 yield getattr(node, "lineno", 0), f"{'binds' if stored else 'reads'} {name}"\
                     ", a name the runtime gives meaning to (a method, a class's annotations)"
 
@@ -416,13 +426,13 @@ CLASS_FACTORIES = {"dataclasses.make_dataclass": ("bases", "namespace"),
 
 @rule("run-time-type", REJECT)
 def _run_time_type(tree):
-    names = static_rules.bindings(tree)
-    _, returns = static_rules._reference_bindings(tree)
+    names = lookup.bindings(tree)
+    _, returns = lookup.reference_bindings(tree)
     factories = {id(_resolve(p)): kw for p, kw in CLASS_FACTORIES.items()
                  if _resolve(p) is not None}
     for node in (n for n in all_nodes(tree) if isinstance(n, ast.Call)):
-        paths = static_rules.paths_of(node.func, names, returns)
-        if static_rules.TYPE_OF in paths or _is_type_call(node.func):
+        paths = lookup.paths_of(node.func, names, returns)
+        if lookup.TYPE_OF in paths or _is_type_call(node.func):
             yield node.lineno, "calls a type found at run time (type(x)(...)): functions and " \
                                "classes made that way are code no rule has read"
         for kw in {k for p in paths for k in factories.get(id(_resolve(p)), ())}:
@@ -444,8 +454,8 @@ MODULE_WRITERS = {"global_enum", "global_enum_repr", "global_flag_repr", "global
 
 @rule("module-write", REJECT)
 def _module_write(tree):
-    names = static_rules.bindings(tree)
-    _, returns = static_rules._reference_bindings(tree)
+    names = lookup.bindings(tree)
+    _, returns = lookup.reference_bindings(tree)
     factories = {id(obj) for p in (*CLASS_FACTORIES, "collections.namedtuple",
                                    "typing.NamedTuple", "typing.TypedDict")
                  if (obj := _resolve(p)) is not None}
@@ -457,7 +467,7 @@ def _module_write(tree):
                                               "a module named by a string"
         if isinstance(node, ast.Call) and any(k.arg in ("module", None) for k in node.keywords) \
                 and any(id(_resolve(p)) in factories for p in
-                        static_rules.paths_of(node.func, names, returns)):
+                        lookup.paths_of(node.func, names, returns)):
             yield node.lineno, "passes module= to a class factory: a class placed in " \
                                "another module"
 
@@ -495,15 +505,15 @@ STDLIB_MODULES = frozenset(sys.stdlib_module_names) - {"math", "this", "__future
 
 @rule("expression-reach", REJECT)
 def _expression_reach(tree):
-    names = static_rules.bindings(tree)
-    _, returns = static_rules._reference_bindings(tree)
+    names = lookup.bindings(tree)
+    _, returns = lookup.reference_bindings(tree)
     called = {id(n.func) for n in all_nodes(tree) if isinstance(n, ast.Call)}
     for node in all_nodes(tree):
         if not isinstance(node, ast.Attribute) or not (
                 node.attr in REACH_NAMES or node.attr in STDLIB_MODULES and id(node) not in called):
             continue
         # a plain dotted path (`torch.sys`, `m.os` of an imported m) is the other rules'
-        if not _dotted(node.value) or not static_rules.paths_of(node.value, names, returns):
+        if not dotted_name(node.value) or not lookup.paths_of(node.value, names, returns):
             yield node.lineno, f"reads .{node.attr} off {ast.unparse(node.value)[:60]}, which " \
                                "the scan cannot resolve: modules off the allow-list are " \
                                "reached that way"
@@ -518,9 +528,7 @@ def _expression_reach(tree):
 # file writes `self._x` and never rebinds `self`.
 @rule("private-reach", REJECT)
 def _private_reach(tree):
-    from .static import _module_aliases
-
-    modules = _module_aliases(tree)
+    modules = module_aliases(tree)
     own = _own_private_attributes(tree)
     methods_self, methods = _method_self_names(tree)
     for node in all_nodes(tree):
@@ -535,7 +543,7 @@ def _private_reach(tree):
                                "whatever the caller passes, and it reads private names"
         if not (isinstance(node, ast.Attribute) and _private(node.attr)):
             continue
-        if _dotted(node).split(".")[0] in modules:
+        if dotted_name(node).split(".")[0] in modules:
             continue  # a dotted path off an imported module: the private-api rule's
         if id(node.value) in methods_self and node.attr in own:
             continue
@@ -697,7 +705,7 @@ def _field_access(text: str, formatter) -> bool:
 # were two texts and no warning (red-team round of 2026-12-05).
 @rule("cross-program-rmw", WARN)
 def _cross_program_rmw(tree):
-    for kernel in _triton_kernels(tree):
+    for kernel in triton_kernels(tree):
         vectors = _names_with_arange(kernel)
         made_of = _sources(kernel, vectors)
         loads = {made_of(_pointer(c))[0] for c in _calls_to(kernel, "load")}
@@ -710,12 +718,6 @@ def _cross_program_rmw(tree):
                                    "read-modify-write of one address that several programs " \
                                    "may share races on a GPU (the CPU interpreter runs " \
                                    "programs one at a time): only a GPU can judge it"
-
-
-def _triton_kernels(tree):
-    from .static import _triton_kernels as kernels
-
-    return kernels(tree)
 
 
 def _calls_to(kernel: ast.FunctionDef, name: str) -> list[ast.Call]:

@@ -39,7 +39,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import config
+from ... import config
 
 UID_BASE, UID_SPAN = 1_200_000, 800_000  # far above any real account's uid
 MAX_PROCESSES = 4096  # per job uid: a fork bomb stops here (threads count too)
@@ -111,7 +111,7 @@ def current() -> Jail:
 
 
 def require() -> None:
-    from ..errors import UsageError
+    from ...errors import UsageError
 
     jail = current()
     if not jail.ok:
@@ -275,7 +275,7 @@ def _python_paths() -> list[str]:
     roots |= {os.path.realpath(sys.executable).rsplit("/bin/", 1)[0]}
     roots |= {p for p in sys.path if p and os.path.exists(p)}
     roots |= {p for p in config.python_path_entries() if os.path.exists(p)}
-    roots.add(str(Path(__file__).resolve().parents[2]))  # warpsmith itself (editable finders)
+    roots.add(str(Path(__file__).resolve().parents[3]))  # warpsmith itself (editable finders)
     return sorted(roots, key=lambda p: (p.count("/"), p))
 
 

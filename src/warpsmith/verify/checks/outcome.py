@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..types import Verdict
-from .protocol import signal_name
-from .sandbox import Outcome
-from .worker_report import WorkerReport, number
+from ...types import Verdict
+from ..isolation.sandbox import Outcome
+from ..protocol import signal_name
+from ..worker_report import WorkerReport, number
 
 
 def interpret_outcome(outcome: Outcome, report: WorkerReport | str, base: Verdict,

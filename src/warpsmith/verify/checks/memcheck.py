@@ -18,8 +18,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..types import Task
-from . import sandboxed
+from ...types import Task
+from ..isolation import sandboxed
 
 TIMEOUT_S = 600.0  # memcheck slows kernels 10-100×; the verifier's thorough deadline is 900
 MAX_LOG_CHARS = 1 << 20  # of the sanitizer's log: the summary is at its end
@@ -47,7 +47,7 @@ def command(tool: str, task: Task, candidate: Path, shape: str, log: Path) -> li
 
 
 def check(task: Task, source: bytes, shape: str, timeout_s: float = TIMEOUT_S) -> Memcheck:
-    from ..config import worker_environment
+    from ...config import worker_environment
 
     tool = shutil.which("compute-sanitizer")
     if tool is None:

@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import ast
 
-from .static_base import REJECT, Finding
-from .static_rules import bindings, paths_of
+from ... import pyparse
+from .base import MAX_SOURCE_CHARS, REJECT, Finding, triton_kernels
+from .lookup import bindings, paths_of
 
 
 def tf32_dots(source: str) -> list[Finding]:
     """For a strict-fp32 task: each `tl.dot` (or `@` in a kernel) that a GPU runs in TF32.
     The CPU interpreter multiplies exactly, so only this scan sees it there."""
-    from .. import pyparse
-    from .static import MAX_SOURCE_CHARS
-
     if len(source) > MAX_SOURCE_CHARS:  # refused by the scan (source-too-large), unread
         return []
     try:
@@ -67,9 +65,7 @@ def _fixed_by_launches(tree: ast.Module, dot: ast.Call, launched: dict) -> dict:
     triton.ops.matmul wrote it) is the literal every launch of its kernel passes by keyword;
     a kernel launched nowhere in the file, autotuned, or launched once without that
     keyword, fixes nothing (an honest file an outside helper wrote was refused before)."""
-    from .static import _triton_kernels
-
-    kernel = next((k for k in _triton_kernels(tree) if any(n is dot for n in ast.walk(k))),
+    kernel = next((k for k in triton_kernels(tree) if any(n is dot for n in ast.walk(k))),
                   None)
     if kernel is None or kernel.decorator_list and len(kernel.decorator_list) > 1:
         return {}
@@ -110,6 +106,4 @@ def _ieee(call: ast.Call, fixed: dict | None = None) -> bool:
 
 
 def _inside_kernel(tree: ast.Module, target: ast.AST) -> bool:
-    from .static import _triton_kernels
-
-    return any(target is n for k in _triton_kernels(tree) for n in ast.walk(k))
+    return any(target is n for k in triton_kernels(tree) for n in ast.walk(k))

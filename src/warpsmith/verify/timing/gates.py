@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..types import Verdict
+from ...types import Verdict
 
 MAX_SPEEDUP_VS_EAGER = 10.0
 # torch.compile is near the floor on simple ops (shared/MEASURED.md: the largest headroom
