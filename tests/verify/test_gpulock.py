@@ -1,6 +1,7 @@
-"""Verifications sharing a GPU, across processes (verify/isolation/gpulock.py, issue 28): shared while
-they prepare and check, alone while timed, each within its memory reservation. Run here with
-the GPU check and the lock's path pointed at a test file: the flocks are the real ones."""
+"""Verifications sharing a GPU, across processes (verify/isolation/gpulock.py, issue 28):
+shared while they prepare and check, alone while timed, each within its memory reservation.
+Run here with the GPU check and the lock's path pointed at a test file: the flocks are the
+real ones."""
 
 import subprocess
 import sys

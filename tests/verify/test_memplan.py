@@ -178,7 +178,7 @@ def _official():
 def test_the_baselines_process_ends_before_the_candidate_is_blamed(monkeypatch):
     """An out-of-memory of the trusted side's while a call is checked: the baselines' process
     is ended and its memory let back before what the candidate holds is measured."""
-    from warpsmith.verify import collect
+    from warpsmith.verify.checks import collect
 
     order = []
     reader = collect.CaseReader.__new__(collect.CaseReader)
