@@ -235,6 +235,13 @@ def cuda_visible_devices() -> str | None:
     return os.environ.get("CUDA_VISIBLE_DEVICES")
 
 
+def gpu_shared() -> bool:
+    """Whether this process's verifications share their GPU with others while they prepare and
+    check ($WARPSMITH_GPU_SHARED=1, set by the `local:N` executor for its workers; each is still
+    timed alone: verify/isolation/gpulock.py). Otherwise each has it alone from the start."""
+    return os.environ.get("WARPSMITH_GPU_SHARED", "").strip() == "1"
+
+
 def prestart(device: str) -> str:
     """When a spare candidate process is started ahead of its job (verify/isolation/prestart.py):
     $WARPSMITH_PRESTART = off, after or ahead. Default: ahead on a GPU (half the wall time of

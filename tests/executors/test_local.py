@@ -280,8 +280,8 @@ class _StubWorker:
 
     busy, ran = 0.0, []
 
-    def __init__(self, visible):
-        self.visible, self.pid = visible, 0
+    def __init__(self, visible, shared=False):
+        self.visible, self.pid, self.shared = visible, 0, shared
 
     def ask(self, job, deadline_s):
         _StubWorker.ran.append((self.visible, time.perf_counter()))

@@ -3,8 +3,10 @@ shared while they prepare and check, alone while timed, each within its memory r
 Run here with the GPU check and the lock's path pointed at a test file: the flocks are the
 real ones."""
 
+import os
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -52,7 +54,7 @@ def _waited(fn) -> float:
 
 def test_a_verification_alone_makes_the_others_wait(lock):
     holder = _holder(lock, "alone")
-    with gpulock.held("cuda") as hold:  # shared: waits for the exclusive holder to leave
+    with gpulock.held("cuda", alone=False) as hold:  # waits for the exclusive holder
         assert hold.mode == "shared"
     holder.wait(timeout=30)
     assert holder.returncode == 0
@@ -61,7 +63,7 @@ def test_a_verification_alone_makes_the_others_wait(lock):
 def test_two_verifications_share_the_gpu_while_they_check(lock):
     holder = _holder(lock, "share", sleep=3.0)
     start = time.perf_counter()
-    with gpulock.held("cuda") as hold:
+    with gpulock.held("cuda", alone=False) as hold:
         waited = time.perf_counter() - start
         assert hold.mode == "shared" and hold.crowded
     holder.wait(timeout=30)
@@ -70,7 +72,7 @@ def test_two_verifications_share_the_gpu_while_they_check(lock):
 
 def test_timing_waits_until_the_others_have_checked(lock):
     holder = _holder(lock, "share", sleep=2.5)
-    with gpulock.held("cuda") as hold:
+    with gpulock.held("cuda", alone=False) as hold:
         waited = _waited(hold.exclusive)
         assert hold.mode == "exclusive"
     holder.wait(timeout=30)
@@ -80,7 +82,7 @@ def test_timing_waits_until_the_others_have_checked(lock):
 def test_two_that_want_the_gpu_alone_at_once_both_get_it(lock):
     """Each lets its shared lock go before it waits: neither waits on the other forever."""
     holder = _holder(lock, "share", sleep=0.5, then="upgrade")
-    with gpulock.held("cuda") as hold:
+    with gpulock.held("cuda", alone=False) as hold:
         time.sleep(0.5)
         hold.exclusive()
         assert hold.mode == "exclusive"
@@ -91,7 +93,7 @@ def test_two_that_want_the_gpu_alone_at_once_both_get_it(lock):
 def test_a_waiting_timer_is_not_starved_by_new_checkers(lock):
     """The turnstile: once a holder waits for the GPU alone, a newcomer waits behind it."""
     first = _holder(lock, "share", sleep=2.0)
-    with gpulock.held("cuda") as hold:
+    with gpulock.held("cuda", alone=False) as hold:
         hold.exclusive()  # waits ~2 s for `first`
         newcomer = subprocess.Popen(
             [sys.executable, "-c", HOLDER, lock, "share", "0", "0", "stay"],
@@ -105,11 +107,11 @@ def test_a_waiting_timer_is_not_starved_by_new_checkers(lock):
 
 def test_reservations_admit_what_fits_beside_the_others(lock):
     holder = _holder(lock, "share", reserve=6 << 30, sleep=3.0)
-    with gpulock.held("cuda") as hold:
+    with gpulock.held("cuda", alone=False) as hold:
         assert not hold.admit(5 << 30, 10 << 30)  # 6 + 5 > 10: take the GPU alone first
         assert hold.admit(4 << 30, 10 << 30)
     holder.wait(timeout=30)
-    with gpulock.held("cuda") as hold:  # the holder left: its reservation with it
+    with gpulock.held("cuda", alone=False) as hold:  # the holder left: its reservation with it
         assert hold.admit(9 << 30, 10 << 30) and not hold.crowded
 
 
@@ -117,15 +119,15 @@ def test_a_killed_holder_leaves_no_reservation(lock):
     holder = _holder(lock, "share", reserve=8 << 30, sleep=60)
     holder.kill()
     holder.wait(timeout=30)
-    with gpulock.held("cuda") as hold:
+    with gpulock.held("cuda", alone=False) as hold:
         assert hold.admit(9 << 30, 10 << 30) and not hold.crowded
 
 
 def test_the_quiet_budget_is_the_one_seen_alone(lock):
-    with gpulock.held("cuda") as hold:
+    with gpulock.held("cuda", alone=False) as hold:
         assert hold.quiet(100) == 100  # alone: recorded
     holder = _holder(lock, "share", sleep=3.0)
-    with gpulock.held("cuda") as hold:
+    with gpulock.held("cuda", alone=False) as hold:
         assert hold.quiet(40) == 100  # beside another: the budget it would have alone
     holder.wait(timeout=30)
 
@@ -153,18 +155,21 @@ def _verdict(status, *reasons):
     return Verdict(status=status, task="t", candidate="c.py", device="cuda", reasons=reasons)
 
 
-@pytest.mark.parametrize("verdict, by_memory", [
+@pytest.mark.parametrize("verdict, by_load", [
     (_verdict("too_large", "the plan needs 90 GiB"), True),
+    (_verdict("timeout", "no answer within 300 s"), True),
     (_verdict("runtime_error", "OutOfMemoryError during forward: CUDA out of memory"), True),
+    (_verdict("runtime_error", "RuntimeError during forward: Triton Error [CUDA]: out of "
+                               "memory"), True),
+    (_verdict("compile_error", "OutOfMemoryError during import: CUDA out of memory"), True),
     (_verdict("crashed", "the candidate's process held about 9 GiB of GPU memory beyond its "
                          "share of the memory plan (1 GiB) while timed"), True),
-    (_verdict("runtime_error", "ValueError during forward: out of memory (said the kernel)"),
-     False),
+    (_verdict("runtime_error", "ValueError during forward: shapes differ"), False),
     (_verdict("incorrect", "OutOfMemoryError during forward"), False),
     (_verdict("passed"), False),
 ])
-def test_which_verdicts_memory_decided(verdict, by_memory):
-    assert pipeline.decided_by_memory(verdict) == by_memory
+def test_which_verdicts_the_load_may_have_decided(verdict, by_load):
+    assert pipeline.decided_by_load(verdict) == by_load
 
 
 def test_a_verdict_memory_decided_beside_others_is_made_again_alone(monkeypatch, lock):
@@ -180,6 +185,7 @@ def test_a_verdict_memory_decided_beside_others_is_made_again_alone(monkeypatch,
         return _verdict("incorrect", "output 0 differs")
 
     monkeypatch.setattr(pipeline, "_guarded_run", run)
+    monkeypatch.setattr(pipeline, "gpu_shared", lambda: True)
     verdict = pipeline._held_run(None, None, "cuda", None, None)
     assert modes == ["shared", "exclusive"] and verdict.status == "incorrect"
     assert any("GPU to itself" in w for w in verdict.warnings)
@@ -190,5 +196,49 @@ def test_a_verdict_memory_decided_beside_others_is_made_again_alone(monkeypatch,
 def test_a_broken_ledger_is_started_again(lock, text):
     with open(lock + ".ledger", "w") as f:
         f.write(text)
-    with gpulock.held("cuda") as hold:
+    with gpulock.held("cuda", alone=False) as hold:
         assert hold.admit(1, 10) and not hold.crowded and hold.quiet(7) == 7
+
+
+def test_without_sharing_a_verification_has_the_gpu_alone_from_the_start(lock, monkeypatch):
+    """Sharing is the `local:N` executor's choice (config.gpu_shared): two verify commands,
+    pytest -n or a reward service beside a bench each have the GPU alone, as before."""
+    modes = []
+    monkeypatch.setattr(pipeline, "_guarded_run",
+                        lambda *a: modes.append(a[-1].mode) or _verdict("passed"))
+    monkeypatch.delenv("WARPSMITH_GPU_SHARED", raising=False)
+    pipeline._held_run(None, None, "cuda", None, None)
+    assert modes == ["exclusive"]
+
+
+def test_alone_still_counts_the_memory_of_those_waiting_to_be_timed(lock):
+    """A holder waiting for its timing keeps its memory: the exclusive lock does not free it."""
+    holder = _holder(lock, "share", reserve=6 << 30, sleep=2.0, then="upgrade")
+    with gpulock.held("cuda", alone=False) as hold:
+        hold.exclusive()  # taken while the holder, its shared lock let go, waits
+        assert not hold.admit(5 << 30, 10 << 30) and hold.others_reserved()
+        hold.let_others_first()  # it is timed and leaves; then the GPU is ours again
+        assert hold.mode == "exclusive"
+    holder.wait(timeout=30)
+
+
+def test_lock_files_that_are_not_ours_leave_the_lock_to_this_process(lock, tmp_path):
+    """A symbolic link (or another user's file) where the lock file should be is never
+    opened through: this process's threads still take turns, and nothing is written."""
+    victim = tmp_path / "victim"
+    victim.write_text("keep")
+    os.symlink(victim, lock + ".turnstile")
+    with gpulock.held("cuda", alone=False) as hold:
+        assert hold.mode == "exclusive" and hold.admit(1 << 50, 0)
+        entered = threading.Event()
+
+        def second():
+            with gpulock.held("cuda"):
+                entered.set()
+
+        waiting = threading.Thread(target=second, daemon=True)
+        waiting.start()
+        assert not entered.wait(0.5)  # the second waits for the first: one at a time
+    assert entered.wait(10)
+    waiting.join(10)
+    assert victim.read_text() == "keep"

@@ -53,7 +53,8 @@ class LocalExecutor:
         self.slots = len(devices)
         self.spec = "local" if per_gpu <= 1 else f"local:{per_gpu}"
         self.default_device = "cuda" if devices[0] != "" else "cpu"
-        self._all: list[_Worker] = [_Worker(d) for d in devices]
+        self.per_gpu = max(1, per_gpu) if devices[0] != "" else 1
+        self._all: list[_Worker] = [_Worker(d, self.per_gpu > 1) for d in devices]
         self._idle: list[_Worker] = list(self._all)
         self._lent: set[str] = set()  # GPUs lent: their idle workers take no job
         self._changed = threading.Condition()
@@ -64,7 +65,7 @@ class LocalExecutor:
         if self._closed:
             raise UsageError("this executor is closed")
         job = make_job(task, Path(candidate), device, profile, store_path)
-        deadline_s = answer_deadline(profile)
+        deadline_s = answer_deadline(profile) * self.per_gpu  # its turn may come last
         worker = self._take()
         try:
             answer, why = worker.ask(job, deadline_s)
@@ -97,9 +98,10 @@ class LocalExecutor:
             gpu = max((g for g in self._gpus() if g not in self._lent),
                       key=lambda g: sum(w.visible == g for w in self._idle))
             self._lent.add(gpu)
-            self._changed.wait_for(lambda: all(w in self._idle for w in self._all
-                                               if w.visible == gpu))
         try:
+            with self._changed:
+                self._changed.wait_for(lambda: all(w in self._idle for w in self._all
+                                                   if w.visible == gpu))
             yield gpu
         finally:
             with self._changed:
@@ -139,7 +141,7 @@ class LocalExecutor:
         worker.stop(0)
         if self._closed:  # the loss was close() ending a busy worker: no verdict to give
             raise RuntimeError("the executor was closed while this verification ran")
-        fresh = _Worker(worker.visible)
+        fresh = _Worker(worker.visible, worker.shared)
         self._all[self._all.index(worker)] = fresh
         return fresh
 
@@ -179,10 +181,13 @@ def visible_gpus() -> list[str]:
 
 
 class _Worker:
-    def __init__(self, visible: str):
-        self.visible = visible
+    def __init__(self, visible: str, shared: bool = False):
+        """`shared`: its verifications share the GPU with the other workers' while they
+        prepare and check (config.gpu_shared)."""
+        self.visible, self.shared = visible, shared
         self.tag = secrets.token_hex(8)
         env = dict(os.environ, CUDA_VISIBLE_DEVICES=visible)
+        env["WARPSMITH_GPU_SHARED"] = "1" if shared else "0"
         env[WORKER_TAG] = self.tag
         read_fd, write_fd = os.pipe()
         # Its own session: a Ctrl-C at the terminal reaches only us, and we close the workers

@@ -22,7 +22,7 @@ from pathlib import Path
 import torch
 
 from .. import __version__
-from ..config import VerifyProfile, worker_environment
+from ..config import VerifyProfile, gpu_shared, worker_environment
 from ..config import profile as get_profile
 from ..errors import UsageError
 from ..lang import cuda
@@ -135,9 +135,9 @@ def _held_run(task, candidate: Source, device, prof, base) -> Verdict:
     verifications while the cases are prepared and checked, alone while timed. A verdict
     that memory decided while another verification shared the GPU is the load's doing, not
     the candidate's: it is run again with the GPU to itself, and that verdict stands."""
-    with gpulock.held(device) as hold:
+    with gpulock.held(device, alone=not gpu_shared()) as hold:
         verdict = _guarded_run(task, candidate, device, prof, base, hold)
-    if hold.crowded and decided_by_memory(verdict):
+    if hold.crowded and decided_by_load(verdict):
         with gpulock.held(device, alone=True) as hold:
             verdict = _guarded_run(task, candidate, device, prof, base, hold)
         verdict = replace(verdict, warnings=verdict.warnings + (
@@ -146,18 +146,21 @@ def _held_run(task, candidate: Source, device, prof, base) -> Verdict:
     return verdict
 
 
-# How the verdicts that memory decided begin (outcome._error_verdict, collect.blame_if_held)
-MEMORY_ERRORS = ("OutOfMemoryError during", "MemoryError during")
-MEMORY_BLAME = "GiB of GPU memory beyond its share"
+# What a verdict that memory decided says (outcome._error_verdict, collect.blame_if_held, a
+# library's own "CUDA error: out of memory")
+MEMORY_HINTS = ("outofmemoryerror", "memoryerror during", "out of memory",
+                "gib of gpu memory beyond its share")
 
 
-def decided_by_memory(verdict: Verdict) -> bool:
-    """too_large, or a failure that memory ran out for; a candidate that says so to be run
-    again gets its verdict alone, never a softer one."""
-    if verdict.status == "too_large":
+def decided_by_load(verdict: Verdict) -> bool:
+    """A verdict another verification on the GPU may have decided: too_large, a timeout
+    (their kernels and compiles beside ours), or a failure that memory ran out for. The
+    words come from the candidate's process as often as not: one that says them to be run
+    again gets one more run, alone, and that verdict, never a softer one."""
+    if verdict.status in ("too_large", "timeout"):
         return True
-    return verdict.status in ("runtime_error", "crashed") and any(
-        r.startswith(MEMORY_ERRORS) or MEMORY_BLAME in r for r in verdict.reasons)
+    return verdict.status in ("runtime_error", "crashed", "compile_error") and any(
+        hint in r.lower() for r in verdict.reasons for hint in MEMORY_HINTS)
 
 
 def _guarded_run(task, candidate: Source, device, prof, base, hold) -> Verdict:
@@ -230,21 +233,31 @@ def _run(task, candidate: Source, device, prof, base, hold: gpulock.Hold) -> Ver
 
 
 def _planned(task, shape: str, prof, device: str, hold: gpulock.Hold) -> memplan.Plan:
-    """The memory plan, reserved beside the other verifications that share the GPU. Where it
-    would be cut, not fit, or not fit beside their reservations, the GPU is taken alone
-    first (a plan, and so a verdict, must not depend on the load)."""
-    quiet = hold.quiet(memplan.available(device)) if device == "cuda" else None
+    """The memory plan, reserved beside the other verifications on the GPU. Where it would be
+    cut, not fit, or not fit beside their reservations, the GPU is taken alone first; and
+    alone, until it fits beside those still waiting to be timed (who keep their memory),
+    they go first. A plan, and so a verdict, must not depend on the load."""
+    # sharing: the timing blocks sized as alone; one at a time, as before there was sharing
+    quiet = hold.quiet(memplan.available(device)) if hold.mode == "shared" else None
     if hold.mode == "shared":
         try:
             mem = memplan.plan(task, shape, prof, device, quiet)
-            if not mem.cuts and hold.admit(mem.needed, mem.budget):
+            if not mem.cuts and mem.needed and hold.admit(mem.needed, mem.budget):
                 return mem
         except memplan.TooLarge:
             pass
         hold.exclusive()
-    mem = memplan.plan(task, shape, prof, device, quiet)
-    hold.admit(mem.needed, mem.budget)  # alone: recorded for those who come after
-    return mem
+    while True:
+        try:
+            mem = memplan.plan(task, shape, prof, device, quiet)
+            if hold.admit(mem.needed, mem.budget):
+                return mem
+        except memplan.TooLarge:
+            if not hold.others_reserved():
+                raise
+        if not hold.others_reserved():  # alone and admitted nothing: cannot happen twice
+            return mem
+        hold.let_others_first()
 
 
 def memory_safety(task, candidate: Source, verdict: Verdict) -> Verdict:

@@ -208,7 +208,7 @@ def plan(task: Task, shape: str, prof: VerifyProfile, device: str,
     budget = available(device)
     timed = device == "cuda"
     cuts = []
-    most = block_sets(s, budget if quiet is None else int(quiet), prof.timing_sets)
+    most = block_sets(s, max(budget, quiet or 0), prof.timing_sets)
     for step, sets, cut in _ladder(prof, most, block_sets(s, budget, prof.timing_sets)):
         cuts += [cut] if cut else []
         if (bytes_ := needed(s, sets if timed else 0)) <= budget:

@@ -1,20 +1,24 @@
-"""Verifications on one GPU, whichever processes ask (issue 28): several prepare their cases
-and check their candidates' outputs at once, each within a reservation of the GPU's memory;
-timing needs the GPU to itself. A reader-writer lock of flocks on files named after the GPU's
-UUID in the system's temporary folder (which the candidate's sandbox hides), released by the
-OS when its holder exits, however it exits:
+"""Verifications on one GPU, whichever processes ask. By default each has the GPU to itself
+from start to verdict. Where the executor asks for sharing (`local:N`, issue 28), several
+prepare their cases and check their candidates' outputs at once, each within a reservation
+of the GPU's memory, and each is timed alone. A reader-writer lock of flocks on files named
+after the GPU's UUID in the system's temporary folder (which the candidate's sandbox hides),
+released by the OS when its holder exits, however it exits:
 
-- `shared` while a verification prepares and checks (flock LOCK_SH on the main file);
-- `exclusive` from its first timed block to its end (LOCK_EX), taken by letting go of the
-  shared lock first: two holders that both want it then cannot wait on each other;
+- `shared` while a sharing verification prepares and checks (flock LOCK_SH on the main file);
+- `exclusive` otherwise, and from a sharing verification's first timed block to its end
+  (LOCK_EX), taken by letting go of the shared lock first: two holders that both want it
+  then cannot wait on each other;
 - a turnstile (a second file) that a writer holds while it waits, so a stream of readers
   cannot starve it: a reader passes the turnstile before it takes its shared lock;
 - a ledger (a third file, JSON under its own flock) of each holder's reserved bytes, so one
   admitted beside others fits beside all they may still allocate, and of a count of every
-  hold ever registered, so a verification knows whether it was ever not alone.
+  hold ever registered, so a verification knows whether it was ever not alone. A holder that
+  waits to be timed keeps its memory: the exclusive lock alone does not make the GPU's
+  memory free (`admit` counts the others' reservations in every mode).
 
-With `jobs` 1 (one verification at a time in each process, the default executors) nothing
-changes: a lone holder's shared phase has no one to share with.
+Files this process cannot open safely (another user's, a symbolic link) leave the lock to
+this process's threads alone, as before the lock files existed.
 """
 
 from __future__ import annotations
@@ -24,8 +28,14 @@ import fcntl
 import json
 import os
 import tempfile
+import threading
+import time
 import uuid
 from collections.abc import Iterator
+
+MAX_LEDGER = 1 << 20  # bytes read of the ledger: more is not one we wrote
+MAX_BYTES = 1 << 50  # a reservation or quiet budget past a petabyte is not one we wrote
+_local = threading.Lock()  # where no lock file can be had: this process's threads
 
 
 class Hold:
@@ -36,63 +46,94 @@ class Hold:
         self.path, self.key = path, uuid.uuid4().hex
         self.mode, self.crowded, self._seq = "", False, 0
         self._main = None
+        self._fallback = False  # no lock file: _local held instead
 
     # -- the lock ---------------------------------------------------------------------------
 
     def share(self) -> None:
         if self.path is None:
             return
-        with _flocked(self.path + ".turnstile", fcntl.LOCK_EX):
-            self._main = _open(self.path)
-            _flock(self._main, fcntl.LOCK_SH)
+        try:
+            with _flocked(self.path + ".turnstile", fcntl.LOCK_EX):
+                self._main = _open(self.path)
+                _flock(self._main, fcntl.LOCK_SH)
+        except OSError:
+            return self._fall_back()
         self.mode = "shared"
-        self._seq, others = self._ledger(lambda book: _enter(book, self.key))
-        self.crowded = others > 0
+        self._register()
 
     def exclusive(self) -> None:
         """The GPU to this verification alone (idempotent); its reservation stays."""
         if self.path is None or self.mode == "exclusive":
             return
-        if self._main is not None:  # let go first: a second holder waiting here too must be
-            _flock(self._main, fcntl.LOCK_UN)  # able to pass, or each waits on the other
-        else:
-            self._main = _open(self.path)
-        with _flocked(self.path + ".turnstile", fcntl.LOCK_EX):
-            _flock(self._main, fcntl.LOCK_EX)
+        try:
+            if self._main is not None:  # let go first: a second holder waiting here too
+                _flock(self._main, fcntl.LOCK_UN)  # must be able to pass
+            else:
+                self._main = _open(self.path)
+            with _flocked(self.path + ".turnstile", fcntl.LOCK_EX):
+                _flock(self._main, fcntl.LOCK_EX)
+        except OSError:
+            return self._fall_back()
         self.mode = "exclusive"
         if not self._seq:
-            self._seq, others = self._ledger(lambda book: _enter(book, self.key))
-            self.crowded = others > 0
+            self._register()
 
     def release(self) -> None:
+        if self._fallback:
+            self._fallback, self.mode = False, ""
+            _local.release()
+            return
         if self.path is None or self._main is None:
             return
         try:
             seq, _ = self._ledger(lambda book: _leave(book, self.key))
             self.crowded = self.crowded or seq != self._seq  # someone came after us
         finally:
-            self._main.close()  # closing the file releases the flock
+            with contextlib.suppress(OSError):  # said, not left to the close: a process
+                _flock(self._main, fcntl.LOCK_UN)  # forked meanwhile shares the file
+            self._main.close()
             self._main, self.mode = None, ""
+
+    def _register(self) -> None:
+        self._seq, others = self._ledger(lambda book: _enter(book, self.key))
+        self.crowded = self.crowded or others > 0
+
+    def _fall_back(self) -> None:
+        """The lock files cannot be had: this process's threads, one at a time."""
+        if self._main is not None:
+            self._main.close()
+            self._main = None
+        self.path, self._fallback, self.mode = None, True, "exclusive"
+        _local.acquire()
 
     # -- the memory ledger ------------------------------------------------------------------
 
     def admit(self, needed: int, available: int) -> bool:
-        """Reserve `needed` bytes beside the others' reservations if `available` (what is
-        free now) holds them all; False, nothing reserved, where it does not (the caller then
-        takes the GPU alone). Alone or exclusive, always admitted."""
+        """Reserve `needed` bytes if `available` (what is free now) holds them beside every
+        other holder's reservation (a holder waiting to be timed keeps its memory, whatever
+        lock this one holds); False, nothing reserved, where it does not."""
         if self.path is None:
             return True
 
         def reserve(book):
-            others = sum(e["bytes"] for k, e in _live(book).items() if k != self.key)
-            fits = self.mode == "exclusive" or others + needed <= available
+            if self.key not in book["holds"]:  # a ledger started again under us
+                _enter(book, self.key)
+                self.crowded = True
+            others = sum(e["bytes"] for k, e in book["holds"].items() if k != self.key)
+            fits = others + needed <= available
             if fits:
-                book["holds"][self.key]["bytes"] = needed
+                book["holds"][self.key]["bytes"] = int(needed)
             return fits, others
 
         fits, others = self._ledger(reserve)
         self.crowded = self.crowded or others > 0
         return fits
+
+    def others_reserved(self) -> bool:
+        if self.path is None:
+            return False
+        return self._ledger(lambda book: [k for k in book["holds"] if k != self.key]) != []
 
     def quiet(self, available: int) -> int:
         """What was free with no verification beside this one: `available` now where this
@@ -103,25 +144,31 @@ class Hold:
 
         def read(book):
             if not [k for k in book["holds"] if k != self.key] or "quiet" not in book:
-                book["quiet"] = available
+                book["quiet"] = int(available)
             return book["quiet"]
 
         return self._ledger(read)
 
+    def let_others_first(self) -> None:
+        """Exclusive, with others' reservations in the way (holders waiting to be timed keep
+        their memory): the lock let go a moment so that they go first, then taken again."""
+        if self.path is None or self._main is None:
+            return
+        _flock(self._main, fcntl.LOCK_UN)
+        time.sleep(0.2)  # the waiting timer, which holds the turnstile, takes it first
+        with _flocked(self.path + ".turnstile", fcntl.LOCK_EX):
+            _flock(self._main, fcntl.LOCK_EX)
+
     def _ledger(self, change):
+        try:
+            return self._write_ledger(change)
+        except OSError:  # no ledger to be had: as if alone, which the lock then makes true
+            return change(_parse("{}"))
+
+    def _write_ledger(self, change):
         with _flocked(self.path + ".ledger", fcntl.LOCK_EX) as handle:
             handle.seek(0)
-            try:
-                book = json.loads(handle.read() or "{}")
-            except ValueError:  # a holder killed mid-write: the live ones register again
-                book = {}
-            if not isinstance(book, dict) or not isinstance(book.get("holds", {}), dict):
-                book = {}
-            if not isinstance(book.get("seq"), int):
-                book["seq"] = 0
-            if not isinstance(book.get("quiet", 0), int):
-                book.pop("quiet")
-            book["holds"] = _live(book)
+            book = _parse(handle.read(MAX_LEDGER + 1))
             result = change(book)
             handle.seek(0)
             handle.truncate()
@@ -131,16 +178,34 @@ class Hold:
 
 
 @contextlib.contextmanager
-def held(device: str, alone: bool = False) -> Iterator[Hold]:
-    """One verification's hold on `device`, shared to begin with (exclusive from the start
-    where `alone`); nothing on the CPU, where verifications share the cores and time nothing.
-    Threads of one process hold it as processes do (each its own open file: flock's)."""
+def held(device: str, alone: bool = True) -> Iterator[Hold]:
+    """One verification's hold on `device`: exclusive from the start (`alone`, the default),
+    or shared to begin with where the executor shares the GPU (config.gpu_shared); nothing
+    on the CPU, where verifications share the cores and time nothing."""
     hold = Hold(_path() if device == "cuda" and _gpu_present() else None)
     try:
         hold.exclusive() if alone else hold.share()
         yield hold
     finally:
         hold.release()
+
+
+def _parse(text: str) -> dict:
+    """The ledger as written, or a fresh one for anything else (a holder killed mid-write, a
+    file someone else wrote): the live holders register again as they next touch it."""
+    try:
+        book = json.loads(text) if len(text) <= MAX_LEDGER else None
+    except (ValueError, RecursionError):
+        book = None
+    if not isinstance(book, dict) or not isinstance(book.get("holds", {}), dict):
+        book = {}
+    if not isinstance(book.get("seq"), int):
+        book["seq"] = 0
+    quiet = book.get("quiet")
+    if quiet is not None and not (isinstance(quiet, int) and 0 <= quiet <= MAX_BYTES):
+        book.pop("quiet")
+    book["holds"] = _live(book)
+    return book
 
 
 def _enter(book: dict, key: str) -> tuple[int, int]:
@@ -159,23 +224,31 @@ def _live(book: dict) -> dict:
     """The holds whose process still runs (a killed one never said it left)."""
     return {k: e for k, e in book.get("holds", {}).items()
             if isinstance(e, dict) and _alive(e.get("pid")) and
-            isinstance(e.get("bytes"), int)}
+            isinstance(e.get("bytes"), int) and 0 <= e["bytes"] <= MAX_BYTES}
 
 
 def _alive(pid) -> bool:
-    if not isinstance(pid, int) or pid <= 0:
+    if not isinstance(pid, int) or pid <= 1:
         return False
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:  # another user's: alive
-        return True
+    except (PermissionError, OverflowError, ValueError):  # another user's, or no pid at all
+        return isinstance(pid, int) and pid < 1 << 22
     return True
 
 
 def _open(path: str):
-    return open(path, "a+")  # noqa: SIM115 (held across the verification)
+    """The file, ours and not a link (O_NOFOLLOW; another user's is refused): OSError."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    try:
+        if os.fstat(fd).st_uid != os.geteuid():
+            raise PermissionError(f"{path} belongs to another user")
+        return os.fdopen(fd, "r+")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def _flock(handle, how: int) -> None:
@@ -184,7 +257,7 @@ def _flock(handle, how: int) -> None:
 
 @contextlib.contextmanager
 def _flocked(path: str, how: int):
-    with open(path, "a+") as handle:
+    with _open(path) as handle:
         fcntl.flock(handle, how)
         yield handle
 
