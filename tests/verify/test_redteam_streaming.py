@@ -56,6 +56,7 @@ def _reader_on_gpu(monkeypatch, others_before: int, others_now: int):
     reader.task = resolve_task("level1/relu")
     reader.prepared = SimpleNamespace(timed_shape=reader.task.shapes[-1].name)
     reader.device, reader.others = "cuda", others_before
+    reader.before_blame = None  # no baselines' process to end
     monkeypatch.setattr(collect, "others_bytes", lambda: others_now)
     monkeypatch.setattr(torch.cuda, "empty_cache", lambda: None)
     return reader
