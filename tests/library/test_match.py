@@ -90,7 +90,6 @@ def test_kernelbench_file_is_matched():
 
 
 @pytest.mark.parametrize("name, words", [
-    ("models/rope_interleaved_complex", "view_as_complex"),
     ("models/dequant_int4_linear", "bitwise_and"),
 ])
 def test_builtin_tasks_not_covered_say_why(name, words):
