@@ -155,8 +155,7 @@ class _Builder:
 
     def add(self, index: int, node: Node) -> None:
         target = node.args[0][1] if node.args else None
-        if node.op.split(".")[0].endswith("_") and not (isinstance(target, Ref)
-                                                        and target.kind == "node"):
+        if node.in_place and not (isinstance(target, Ref) and target.kind == "node"):
             raise Unsupported("changes an input or a parameter in place")
         if _complex().is_complex(self, node):
             return _complex().add(self, index, node)
