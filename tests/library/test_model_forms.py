@@ -55,6 +55,11 @@ TWINS = {
     # through torch.view_as_real, with conj, add and div beside the product
     "rope_complex_polar": ("pointwise", 1),
     "complex_mix": ("pointwise", 1),
+    # integer bitwise ops on uint8 (ops._integer): int4 nibbles unpacked by & and >>,
+    # interleaved by stack and a view (a cat of unsqueezed parts, held at the pair shape);
+    # or, xor, not and a left shift that wraps to the byte
+    "int4_unpack": ("pointwise", 1),
+    "uint8_bit_ops": ("pointwise", 1),
 }
 
 
@@ -125,7 +130,9 @@ SUITE = {"models/bce_with_logits": ("row_reduce", 1),
          "models/qkv_split_qk_norm": ("gemm+row_reduce+pointwise", 6),
          # interleaved RoPE through view_as_complex and a complex64 freqs_cis buffer: the
          # pairs' real arithmetic, view_as_real + flatten an interleave (graph_complex.py)
-         "models/rope_interleaved_complex": ("pointwise", 2)}
+         "models/rope_interleaved_complex": ("pointwise", 2),
+         # torch.stack((h_new, c_new)) after the gates' products: a cat of unsqueezed parts
+         "level3/lstm_cell": ("gemm+pointwise", 3)}
 
 
 def verify_jobs() -> dict:
@@ -284,3 +291,12 @@ def test_complex_values_are_pairs_of_reals():
     assert "xq_view.select(4, 0)" in source and "xq_view.select(4, 1)" in source
     assert ".narrow(0, 0, xq.shape[1])" in source and "shape[0] // 2" not in source
     assert "* p_freqs_cis_view1 - " in source and "tl.where(i4 < v9_o1," in source
+
+
+def test_integer_bitwise_ops_wrap_to_their_dtype():
+    source = generate(OWN / "uint8_bit_ops.py").source
+    assert "(tl.cast(a, tl.int32) << tl.cast(3.0, tl.int32)).to(tl.uint8)" in source
+    assert "(~tl.cast(b, tl.int32)).to(tl.uint8)" in source
+    unpack = generate(OWN / "int4_unpack.py").source
+    # an integer buffer is declared without gradients (nn.Parameter refuses them otherwise)
+    assert "dtype=torch.uint8), requires_grad=False)" in unpack
