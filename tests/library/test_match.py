@@ -90,8 +90,9 @@ def test_kernelbench_file_is_matched():
 
 
 @pytest.mark.parametrize("name, words", [
-    ("models/rope_interleaved_complex", "view_as_complex"),
-    ("models/dequant_int4_linear", "bitwise_and"),
+    # the nibbles are unpacked (bitwise ops, stack); the per-group view of the interleave
+    # held at (out, in/2, 2) regroups it, which graph_move does not yet place
+    ("models/dequant_int4_linear", "reshapes (48, 32, 2) to (48, 4, 16)"),
 ])
 def test_builtin_tasks_not_covered_say_why(name, words):
     result = generate(name)

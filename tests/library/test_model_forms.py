@@ -50,6 +50,16 @@ TWINS = {
     # a fused multi-query projection split at num_heads * head_dim and (num_heads + 1) *
     # head_dim, fractions of the width that differ between its two shapes (choices.py)
     "fused_mqa_split": ("gemm+pointwise", 2),
+    # complex values as (real, imaginary) pairs (graph_complex.py): rotations made in forward
+    # by torch.polar from a table cut to the sequence, in fp16; a complex64 buffer read
+    # through torch.view_as_real, with conj, add and div beside the product
+    "rope_complex_polar": ("pointwise", 1),
+    "complex_mix": ("pointwise", 1),
+    # integer bitwise ops on uint8 (ops._integer): int4 nibbles unpacked by & and >>,
+    # interleaved by stack and a view (a cat of unsqueezed parts, held at the pair shape);
+    # or, xor, not and a left shift that wraps to the byte
+    "int4_unpack": ("pointwise", 1),
+    "uint8_bit_ops": ("pointwise", 1),
 }
 
 
@@ -117,7 +127,12 @@ SUITE = {"models/bce_with_logits": ("row_reduce", 1),
          "models/log_mel_db": ("gemm+row_reduce", 2),
          # q, k, v split off the fused projection at sizes the constructor computes, each
          # output's per-head RMSNorm by a row kernel, v's transpose by a pointwise kernel
-         "models/qkv_split_qk_norm": ("gemm+row_reduce+pointwise", 6)}
+         "models/qkv_split_qk_norm": ("gemm+row_reduce+pointwise", 6),
+         # interleaved RoPE through view_as_complex and a complex64 freqs_cis buffer: the
+         # pairs' real arithmetic, view_as_real + flatten an interleave (graph_complex.py)
+         "models/rope_interleaved_complex": ("pointwise", 2),
+         # torch.stack((h_new, c_new)) after the gates' products: a cat of unsqueezed parts
+         "level3/lstm_cell": ("gemm+pointwise", 3)}
 
 
 def verify_jobs() -> dict:
@@ -263,3 +278,25 @@ def test_a_matrix_broadcast_along_a_batch_is_a_stride_0_view():
     # torch's other fold: the view back follows the frames' (not adjacent) dims 0 and 2
     folded = generate(OWN / "transposed_basis_matmul.py").source
     assert ".view(frames.shape[0], frames.shape[2], mm1.shape[1])" in folded
+
+
+def test_complex_values_are_pairs_of_reals():
+    """view_as_complex(x.reshape(..., -1, 2)) * freqs_cis: x's pairs selected as views, the
+    complex64 buffer declared as it is and read through torch.view_as_real (no copy), cut
+    to the sequence at run time (never a fraction of max_seq_len), and the product's real
+    arithmetic; view_as_real(...).flatten(3) the two parts interleaved by a where."""
+    source = generate("models/rope_interleaved_complex").source
+    assert "dtype=torch.complex64" in source
+    assert "= torch.view_as_real(self.freqs_cis)" in source
+    assert "xq_view.select(4, 0)" in source and "xq_view.select(4, 1)" in source
+    assert ".narrow(0, 0, xq.shape[1])" in source and "shape[0] // 2" not in source
+    assert "* p_freqs_cis_view1 - " in source and "tl.where(i4 < v9_o1," in source
+
+
+def test_integer_bitwise_ops_wrap_to_their_dtype():
+    source = generate(OWN / "uint8_bit_ops.py").source
+    assert "(tl.cast(a, tl.int32) << tl.cast(3.0, tl.int32)).to(tl.uint8)" in source
+    assert "(~tl.cast(b, tl.int32)).to(tl.uint8)" in source
+    unpack = generate(OWN / "int4_unpack.py").source
+    # an integer buffer is declared without gradients (nn.Parameter refuses them otherwise)
+    assert "dtype=torch.uint8), requires_grad=False)" in unpack

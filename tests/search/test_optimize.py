@@ -160,7 +160,7 @@ def test_without_a_model_the_library_finds_a_verified_kernel(db):
     assert result.status == "found" and result.best.verdict.passed
     assert result.spend["calls"] == 0 and result.best_path.exists()
     assert "not tuned" in result.note  # nothing is timed on the CPU
-    uncovered = optimize("models/rope_interleaved_complex", LIBRARY, LIBRARY, CPU, db=db)
+    uncovered = optimize("models/dequant_int4_linear", LIBRARY, LIBRARY, CPU, db=db)
     assert uncovered.status == "not_found" and "does not cover" in uncovered.note
 
 

@@ -68,7 +68,7 @@ def _mutates_state(trace: Trace) -> bool:
     """An in-place op on an op's own result is plain dataflow; on an input it is a side
     effect the candidate would have to reproduce."""
     for node in trace.nodes:
-        if node.op.split(".")[0].endswith("_") and node.args:
+        if node.in_place and node.args:
             target = node.args[0][1]
             if not (isinstance(target, Ref) and target.kind == "node"):
                 return True

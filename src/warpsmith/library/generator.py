@@ -229,6 +229,8 @@ def _views(graph, leaves: dict, arg_names: tuple[str, ...] = ()) -> tuple[str, .
             lines.append(_arange(val, leaves, arg_names))
         if val.kind == "leaf" and val.source[0] == "tri_indices":
             lines.append(_tri_indices(val, leaves, arg_names))
+        if val.kind == "leaf" and val.source[0] == "real":  # a complex leaf, as real pairs
+            lines.append(f"{leaves[val.id][1]} = torch.view_as_real({leaves[val.source[1]][1]})")
         if val.kind == "leaf" and val.source[0] == "reshape":
             host = leaves[val.source[1]][1]
             sizes = ", ".join(s.format(h=host) for s in val.source[2])

@@ -25,7 +25,7 @@ LOSS_REDUCTION = {0: None, 1: "mean", 2: "sum"}
 # is: its prologue writes the source to a temporary, the reshape a view of it (gemm.py)
 PRODUCTS = {"mm", "bmm", "addmm", "linear"}
 # leaves the forward binds from another leaf (source[1]): a reshape, a slice or a select
-DERIVED_LEAVES = ("reshape",)
+DERIVED_LEAVES = ("reshape", "real")  # "real": a complex leaf's view_as_real
 
 
 @dataclass(frozen=True)
@@ -151,12 +151,14 @@ class _Builder:
         self.lifted: dict[str, str] = {}  # group norm's view (graph_group.py): id -> lifted id
         self.held: dict[str, str] = {}  # a reshape kept at its source's shape (graph_move.py)
         self.moved = False  # a reshape was moved (graph_move.py): its old values are dead
+        self.pairs: dict[str, tuple[str, str]] = {}  # a complex value's parts (graph_complex)
 
     def add(self, index: int, node: Node) -> None:
         target = node.args[0][1] if node.args else None
-        if node.op.split(".")[0].endswith("_") and not (isinstance(target, Ref)
-                                                        and target.kind == "node"):
+        if node.in_place and not (isinstance(target, Ref) and target.kind == "node"):
             raise Unsupported("changes an input or a parameter in place")
+        if _complex().is_complex(self, node):
+            return _complex().add(self, index, node)
         made = pointwise(node)
         if made is not None:
             return self._op(index, node, *made)
@@ -494,6 +496,12 @@ def _group():
     from . import graph_group
 
     return graph_group
+
+
+def _complex():
+    from . import graph_complex
+
+    return graph_complex
 
 
 _HUBER = "tl.where(tl.abs({0} - {1}) < {2}, 0.5 * ({0} - {1}) * ({0} - {1}){scale}, {3}" \

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from . import graph_scan
 from .choices import choice
-from .graph import Val, _Builder
+from .graph import DERIVED_LEAVES, Val, _Builder
 from .match import init_formulas
 from .ops import Unsupported
 from .trace import Meta, Node
@@ -27,15 +27,29 @@ DENOMINATORS = range(2, 9)  # x.shape[d] * p // q for the fractions a model's sp
 SHIFTS = range(1, 9)  # x.shape[d] - c for a shift by a few positions
 
 
-def extent(value: int, length: int, d: int, inits: tuple = ()) -> str:
+def extent(value: int, length: int, d: int, inits: tuple = (), first: tuple = ()) -> str:
     """`value` (0 ≤ value ≤ length) over "{h}.shape[d]", the source dim's run-time size;
     where the constructor's arguments give it too (a fused QKV's `num_heads * head_dim`),
     a choice (choices.py) of the size's text and theirs, the plans across shapes keeping
-    the one every shape allows."""
+    the one every shape allows. `first`: texts preferred to those (_over_inputs)."""
     n = f"{{h}}.shape[{d}]"
     if value in (0, length):
         return n if value else "0"
-    return choice([_over_size(value, length, n), *_over_inits(value, inits)])
+    return choice([*first, _over_size(value, length, n), *_over_inits(value, inits)])
+
+
+def _over_inputs(b: _Builder, src: str, value: int) -> tuple[str, ...]:
+    """A parameter's part as long as an input's dim (a rotary table cut to the sequence,
+    `freqs_cis[:seqlen]` with `seqlen = x.shape[1]`): that dim's run-time size, as the
+    forward names it, before any fraction of the table's own length (which is the
+    constructor's maximum, not the sequence's). Nothing for a part of an input."""
+    while b.vals[src].source[0] in DERIVED_LEAVES:
+        src = b.vals[src].source[1]
+    if b.vals[src].source[0] != "param":
+        return ()
+    return tuple(f"{name}.shape[{j}]"
+                 for name, meta in zip(b.trace.arg_names, b.trace.inputs, strict=False)
+                 if meta is not None for j, size in enumerate(meta.shape) if size == value)
 
 
 def _over_size(value: int, length: int, n: str) -> str:
@@ -83,8 +97,9 @@ def _narrowed(b: _Builder, index: int, k: int, src: str, dim: int, start: int, s
     if dtype is not None:  # an operand's part: its own dtype, not the node's output's
         meta = Meta(meta.shape, dtype)
     inits = b.trace.init_inputs
-    length = extent(size, shape[dim], dim, inits) if start == 0 else \
-        _difference(extent(start + size, shape[dim], dim, inits),
+    first = _over_inputs(b, src, start + size) if val.kind == "leaf" else ()
+    length = extent(size, shape[dim], dim, inits, first) if start == 0 else \
+        _difference(extent(start + size, shape[dim], dim, inits, first),
                     extent(start, shape[dim], dim, inits))
     prefix = f".narrow({dim}, {extent(start, shape[dim], dim, inits)}, {length})"
     _part(b, vid, src, meta, _sizes(shape, dim, length), prefix)

@@ -83,6 +83,22 @@ def _cat(b: _Builder, index: int, node: Node) -> None:
               dims=(node.arg("dim") % len(meta.shape),)))
 
 
+def _stack(b: _Builder, index: int, node: Node) -> None:
+    """torch.stack: the cat of its tensors, each unsqueezed at the dim (a view), so each
+    is a part one long (int4's low and high nibbles interleaved by the view after it)."""
+    meta = node.outs[0]
+    dim = node.arg("dim") % len(meta.shape)
+    parts = []
+    for k, t in enumerate(node.arg("tensors")):
+        part = b.operand(index, f"tensors[{k}]", t)
+        shape = b.vals[part].shape
+        shown = (*range(dim), None, *range(dim, len(shape)))
+        parts.append(b.put(Val(f"v{index}_s{k}", (*shape[:dim], 1, *shape[dim:]), meta.dtype,
+                               "view", index, operands=(part,), view=shown)))
+    b.put(Val(f"v{index}", meta.shape, meta.dtype, "cat", index, operands=tuple(parts),
+              dims=(dim,)))
+
+
 def _logsumexp(b: _Builder, index: int, node: Node) -> None:
     """m + log Σ exp(x − m), m the max with ±inf replaced by 0, as torch computes it (a row
     of -inf gives -inf, not nan)."""
@@ -144,7 +160,7 @@ def _per_channel(b: _Builder, index: int, ref, shape, role: str) -> str:
 
 WRITERS = {
     "cumsum": _scan, "cumprod": _scan, "flip": _flip, "slice": _slice, "select": _select,
-    "cat": _cat, "zeros_like": _filled(0.0), "ones_like": _filled(1.0),
+    "cat": _cat, "stack": _stack, "zeros_like": _filled(0.0), "ones_like": _filled(1.0),
     "full_like": _filled(None), "logsumexp": _logsumexp, "empty": empty,
     "native_batch_norm": _batch_norm,
 }

@@ -74,7 +74,7 @@ def _closure(trace: Trace, roots: list) -> set[int]:
 
 
 def _inplace(node: Node) -> bool:
-    return node.op.split(".")[0].endswith("_")
+    return node.in_place
 
 
 def _written(node: Node) -> list[Ref]:

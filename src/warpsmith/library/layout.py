@@ -160,7 +160,7 @@ def leaf_names(graph: Graph, arg_names: tuple[str, ...]) -> dict[str, tuple[str,
         if val.kind != "leaf":
             continue
         kind, key = val.source[:2]
-        if kind == "reshape":  # the forward binds it (generator.py), once
+        if kind in ("reshape", "real"):  # the forward binds it (generator.py), once
             base = names[key][0]  # its source leaf comes first in dataflow order
             taken = {host for _, host in names.values()}
             host = next(h for h in (f"{base}_view{n or ''}" for n in range(len(names) + 1))

@@ -215,13 +215,38 @@ def _to_copy(node: Node, args: dict):
 
 
 def _boolean(node: Node, args: dict):
-    """bitwise ops on masks (`keep = a & b`, `~keep`): logical ones; on integers declined."""
+    """bitwise ops on masks (`keep = a & b`, `~keep`): logical ones; on integers whose values
+    fp32 holds exactly, integer ones (_integer)."""
     if node.outs[0].dtype != "bool":
-        raise Unsupported(f"{node.name} on {node.outs[0].dtype} (only on boolean masks)")
+        return _integer(node, args)
     if node.name == "bitwise_not":
         return "({0} == 0)", [args["self"]]
     op = {"bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^"}[node.name]
     return f"(({{0}} != 0) {op} ({{1}} != 0))", [args["self"], args["other"]]
+
+
+# integer dtypes whose every value fp32 holds exactly (a kernel's registers are fp32): the
+# bitwise ops compute in int32 and wrap to the dtype as torch does (`(q << 4)` of uint8)
+EXACT_INTEGERS = {"uint8": "tl.uint8", "int8": "tl.int8", "int16": "tl.int16"}
+BITWISE = {"bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^",
+           "bitwise_left_shift": "<<", "bitwise_right_shift": ">>",
+           "__lshift": "<<", "__rshift": ">>"}  # Node.name strips __rshift__'s last "_"s
+
+
+def _integer(node: Node, args: dict):
+    """bitwise and, or, xor, not and shifts of small integers (int4 weights unpacked from
+    uint8 by `q & 0x0F` and `q >> 4`): each operand cast to int32 (a scalar operand too,
+    wherever the kernel has it), the result truncated to the output's dtype."""
+    dtype = node.outs[0].dtype
+    if dtype not in EXACT_INTEGERS:
+        raise Unsupported(f"{node.name} on {dtype} (on boolean masks and on "
+                          f"{', '.join(EXACT_INTEGERS)}, whose values fp32 holds exactly)")
+    wrap = f".to({EXACT_INTEGERS[dtype]}).to(tl.float32)"
+    if node.name == "bitwise_not":
+        return f"(~tl.cast({{0}}, tl.int32)){wrap}", [args["self"]]
+    op = BITWISE[node.name]
+    return f"(tl.cast({{0}}, tl.int32) {op} tl.cast({{1}}, tl.int32)){wrap}", \
+        [args["self"], args["other"]]
 
 
 def _identity(node: Node, args: dict):
@@ -240,6 +265,7 @@ _HANDLERS = {
     "masked_fill": _masked_fill, "_to_copy": _to_copy, "clone": _identity,
     "alias": _identity, "detach": _identity, "lift_fresh": _identity,
     "bitwise_and": _boolean, "bitwise_or": _boolean, "bitwise_xor": _boolean,
-    "bitwise_not": _boolean,
+    "bitwise_not": _boolean, "bitwise_left_shift": _integer, "bitwise_right_shift": _integer,
+    "__lshift": _integer, "__rshift": _integer,
     **{name: _scalar_args for name in SCALAR_ARGS},
 }

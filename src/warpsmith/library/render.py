@@ -73,8 +73,11 @@ def constructor(parameters: list[dict], scalars: dict[str, dict | None],
                 lines.append(f"        {attr(holder)} = {kind}")
         dims = ", ".join(size(d) for d in p["shape"])
         shape = f"({dims},)" if len(p["shape"]) == 1 else f"({dims})"
+        # an integer tensor (packed int4 weights in uint8) can require no gradient
+        frozen = "" if "float" in p["dtype"] or "complex" in p["dtype"] else \
+            ", requires_grad=False"
         lines.append(f"        {attr(p['name'])} = nn.Parameter("
-                     f"torch.zeros({shape}, dtype=torch.{p['dtype']}))")
+                     f"torch.zeros({shape}, dtype=torch.{p['dtype']}){frozen})")
     for name, spec in scalars.items():
         lines.append(f"        self.{name} = {scalar(spec)}")
     for name, spec in (sizes or {}).items():

@@ -51,6 +51,15 @@ class Node:
         return base.rstrip("_") or base
 
     @property
+    def in_place(self) -> bool:
+        """add_, relu_, __irshift__; never __rshift__ (a dunder op is in place when its name
+        starts "__i")."""
+        base = self.op.split(".")[0]
+        if base.startswith("__") and base.endswith("__"):
+            return base.startswith("__i")
+        return base.endswith("_")
+
+    @property
     def overload(self) -> str:
         return self.op.split(".", 1)[1]
 
