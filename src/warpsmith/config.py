@@ -235,11 +235,14 @@ def cuda_visible_devices() -> str | None:
     return os.environ.get("CUDA_VISIBLE_DEVICES")
 
 
+GPU_SHARED = "WARPSMITH_GPU_SHARED"  # set to 1 by the `local:N` executor for its workers
+
+
 def gpu_shared() -> bool:
     """Whether this process's verifications share their GPU with others while they prepare and
-    check ($WARPSMITH_GPU_SHARED=1, set by the `local:N` executor for its workers; each is still
-    timed alone: verify/isolation/gpulock.py). Otherwise each has it alone from the start."""
-    return os.environ.get("WARPSMITH_GPU_SHARED", "").strip() == "1"
+    check ($WARPSMITH_GPU_SHARED=1; each is still timed alone: verify/isolation/gpulock.py).
+    Otherwise each has it alone from the start."""
+    return os.environ.get(GPU_SHARED, "").strip() == "1"
 
 
 def prestart(device: str) -> str:

@@ -216,7 +216,7 @@ def test_alone_still_counts_the_memory_of_those_waiting_to_be_timed(lock):
     holder = _holder(lock, "share", reserve=6 << 30, sleep=2.0, then="upgrade")
     with gpulock.held("cuda", alone=False) as hold:
         hold.exclusive()  # taken while the holder, its shared lock let go, waits
-        assert not hold.admit(5 << 30, 10 << 30) and hold.others_reserved()
+        assert not hold.admit(5 << 30, 10 << 30) and hold.others_registered()
         hold.let_others_first()  # it is timed and leaves; then the GPU is ours again
         assert hold.mode == "exclusive"
     holder.wait(timeout=30)

@@ -48,12 +48,12 @@ class LocalExecutor:
         prepare and check and take it alone to be timed (verify/isolation/gpulock.py). On a machine
         without a GPU, `workers` (or `per_gpu` where given) CPU workers."""
         devices = _devices(gpus, workers or (per_gpu if per_gpu > 1 else None))
-        if devices[0] != "":
-            devices = [d for d in devices for _ in range(max(1, per_gpu))]
+        on_gpus = devices[0] != ""
+        self.per_gpu = max(1, per_gpu) if on_gpus else 1
+        devices = [d for d in devices for _ in range(self.per_gpu)]
         self.slots = len(devices)
         self.spec = "local" if per_gpu <= 1 else f"local:{per_gpu}"
-        self.default_device = "cuda" if devices[0] != "" else "cpu"
-        self.per_gpu = max(1, per_gpu) if devices[0] != "" else 1
+        self.default_device = "cuda" if on_gpus else "cpu"
         self._all: list[_Worker] = [_Worker(d, self.per_gpu > 1) for d in devices]
         self._idle: list[_Worker] = list(self._all)
         self._lent: set[str] = set()  # GPUs lent: their idle workers take no job
@@ -187,7 +187,7 @@ class _Worker:
         self.visible, self.shared = visible, shared
         self.tag = secrets.token_hex(8)
         env = dict(os.environ, CUDA_VISIBLE_DEVICES=visible)
-        env["WARPSMITH_GPU_SHARED"] = "1" if shared else "0"
+        env[config.GPU_SHARED] = "1" if shared else "0"
         env[WORKER_TAG] = self.tag
         read_fd, write_fd = os.pipe()
         # Its own session: a Ctrl-C at the terminal reaches only us, and we close the workers

@@ -131,18 +131,20 @@ class Source:
 
 
 def _held_run(task, candidate: Source, device, prof, base) -> Verdict:
-    """Everything after the static scan, under the GPU's hold (gpulock.py): shared with other
-    verifications while the cases are prepared and checked, alone while timed. A verdict
-    that memory decided while another verification shared the GPU is the load's doing, not
-    the candidate's: it is run again with the GPU to itself, and that verdict stands."""
+    """Everything after the static scan, under the GPU's hold (gpulock.py): alone from the
+    start, or, where the executor shares the GPU (config.gpu_shared), shared while the cases
+    are prepared and checked and alone while timed. A verdict the load may have decided
+    while another verification held the GPU too is not the candidate's: it is run again with
+    the GPU to itself, and that verdict stands."""
     with gpulock.held(device, alone=not gpu_shared()) as hold:
         verdict = _guarded_run(task, candidate, device, prof, base, hold)
     if hold.crowded and decided_by_load(verdict):
+        first = verdict
         with gpulock.held(device, alone=True) as hold:
             verdict = _guarded_run(task, candidate, device, prof, base, hold)
         verdict = replace(verdict, warnings=verdict.warnings + (
-            "run again with the GPU to itself: beside other verifications it ran out of "
-            "memory",))
+            f"run again with the GPU to itself: beside other verifications it was "
+            f"{first.status}",))
     return verdict
 
 
@@ -247,16 +249,16 @@ def _planned(task, shape: str, prof, device: str, hold: gpulock.Hold) -> memplan
         except memplan.TooLarge:
             pass
         hold.exclusive()
-    while True:
+    while True:  # exclusive: no one registers meanwhile, those registered wait to be timed
+        alone = not hold.others_registered()
         try:
             mem = memplan.plan(task, shape, prof, device, quiet)
-            if hold.admit(mem.needed, mem.budget):
-                return mem
         except memplan.TooLarge:
-            if not hold.others_reserved():
+            if alone:
                 raise
-        if not hold.others_reserved():  # alone and admitted nothing: cannot happen twice
-            return mem
+        else:
+            if hold.admit(mem.needed, mem.budget) or alone:
+                return mem
         hold.let_others_first()
 
 

@@ -130,7 +130,9 @@ class Hold:
         self.crowded = self.crowded or others > 0
         return fits
 
-    def others_reserved(self) -> bool:
+    def others_registered(self) -> bool:
+        """Whether another verification holds the GPU too (waiting to be timed, where this
+        one holds it alone), its memory with it."""
         if self.path is None:
             return False
         return self._ledger(lambda book: [k for k in book["holds"] if k != self.key]) != []
