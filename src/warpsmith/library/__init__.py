@@ -70,7 +70,20 @@ def generate(task: Task | str, tune: dict[str, int] | None = None) -> Generated 
 
 
 def find(task: Task) -> Match | Plan | NoMatch:
-    """An exact family's match, else the graph generator's plan, else both reasons."""
+    """An exact family's match, else the graph generator's plan, else both reasons. An
+    exception the generator raises on one task is that task's reason, never the caller's
+    end (`coverage` goes on with the next task, `generate` reports NotCovered)."""
+    try:
+        return _find(task)
+    except RecursionError:
+        return NoMatch("the generator's placement nested deeper than Python's recursion "
+                       "limit on this graph (a generator limit, not a fault of the task)")
+    except Exception as e:  # any generator bug becomes this task's reason
+        return NoMatch(f"the generator raised {type(e).__name__}: {e} (a generator limit "
+                       "or bug, not a fault of the task)")
+
+
+def _find(task: Task) -> Match | Plan | NoMatch:
     found = match_task(task)
     if isinstance(found, Match) or found.family is not None:
         return found

@@ -12,6 +12,8 @@ several kernels, launched in order.
 
 from __future__ import annotations
 
+import sys
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 from .graph import Decline, Graph, Val
@@ -58,7 +60,16 @@ class StoredFamily:
     kernel: type
 
     def match(self, graph: Graph, ctx) -> tuple | Decline | None:
-        return self.place_at(graph, ctx, 0)
+        if first_stored(graph) != self.kind:
+            return None
+        stored = [v for v in graph.vals.values() if v.kind in STORED_KINDS]
+        if len(stored) > MAX_DEPTH:  # each is placed one level deeper: say so at once
+            return Decline(stored[MAX_DEPTH].node, graph.ops[stored[MAX_DEPTH].node],
+                           f"{len(stored)} products, convolutions and pools in one graph: "
+                           f"a generator limit (at most {MAX_DEPTH}, each placed on what the "
+                           "one before leaves, one level deeper)")
+        with deep_stack():
+            return self.place_at(graph, ctx, 0)
 
     def place_at(self, graph: Graph, ctx, depth: int) -> tuple | Decline | None:
         if first_stored(graph) != self.kind:
@@ -338,7 +349,34 @@ def _regroup_view(v: Val, host: str) -> str:
     return f"{host}{v.expr.format(h=host)}.view({', '.join(x.format(h=host) for x in v.span)})"
 
 
+MAX_DEPTH = 400  # stored values placed one on the rest of another (see _place_tail)
+FRAMES_PER_LEVEL = 12  # Python frames a level takes: about 5, more through prologues
+
+
+@contextmanager
+def deep_stack():
+    """Python's recursion limit raised while a graph is placed, so MAX_DEPTH levels fit
+    (3.11 calls Python functions without growing the C stack); restored after."""
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, MAX_DEPTH * FRAMES_PER_LEVEL + 1000))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
+
+
 def _place_tail(graph: Graph, vals: dict, sub, depth: int) -> tuple | Decline:
+    """The graph with `vals` (stored values now leaves) placed by the graph families. Each
+    stored value's family places the rest of the graph on what it leaves, one call deeper:
+    an RNN unrolled over 256 steps (a product, its prologue and its output's product per
+    step) nests that deep, so past MAX_DEPTH the graph is declined (Python's stack, and
+    each level copies the graph) rather than crash the generator."""
+    if depth >= MAX_DEPTH:
+        return Decline(graph.vals[graph.output].node, graph.ops[-1],
+                       f"the graph needs more than {MAX_DEPTH} stored values (products, "
+                       "convolutions, pools, prologues) placed one after another: a "
+                       "generator limit (each is placed on what the one before leaves, one "
+                       "level deeper)")
     rest = Graph(vals, graph.output, graph.ops)
     needed = _upstream(rest, graph.output, stop=set()) | {
         o for v in _upstream(rest, graph.output, stop=set()) for o in vals[v].operands
