@@ -230,7 +230,7 @@ def _with_prologue(graph: Graph, stored: Val, vid: str, ctx, depth: int) -> tupl
     return rest if isinstance(rest, Decline) else (*kernels, *rest)
 
 
-_NOUNS = {"gemm": "product", "conv": "convolution"}
+_NOUNS = {"gemm": "product", "conv": "convolution", "pool": "pool"}
 
 
 def _placed_prologue(graph: Graph, src: str, temp: str, ctx, depth: int) -> tuple | str:

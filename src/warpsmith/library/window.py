@@ -17,10 +17,10 @@ import math
 from dataclasses import dataclass
 
 from .family import Piece
-from .gemm import Stored, StoredFamily
+from .gemm import Prologue, Stored, StoredFamily
 from .graph import Graph, Val
 from .graph_window import Window
-from .layout import Load, Refused, format_line, runtime_scalars
+from .layout import Load, format_line, runtime_scalars
 from .pointwise import _arg, _host_arg
 
 
@@ -41,9 +41,11 @@ class WindowFamily(StoredFamily):
     def head(self, graph: Graph, p: Val, ctx) -> tuple:
         src = graph.vals[p.operands[0]]
         if src.kind != "leaf":
-            raise Refused("a pool of a value computed in the same kernel (pooling is placed "
-                          "over a stored tensor: an input, or a convolution's or product's "
-                          "output)")
+            # the pool reads its window's neighbours, which a lane of the kernel computing
+            # the value (a batch norm's row kernel, a ReLU after a convolution's stored
+            # output) does not hold: the value is written first (gemm._with_prologue, as a
+            # product's computed operand), the pool placed over that tensor
+            raise Prologue(src.id)
         return ctx.leaves[src.id][1], p.span[0]
 
     def render(self, kernel: WindowKernel, tune: dict[str, int]):
