@@ -150,6 +150,8 @@ def _operand(graph: Graph, vid: str, leaves: dict, dtype: str) -> Operand:
     a batched product's batch (`torch.matmul` of a (M, K) filter bank and (B, K, N) frames
     expands it) is that matrix expanded along a new first dim, its size BATCH."""
     order, val = None, graph.vals[vid]
+    if _squeezes(graph, vid):
+        return _squeezed(graph, vid, leaves, dtype)
     while val.kind == "view":
         src = graph.vals[val.operands[0]]
         shown = [d for d in val.view if d is not None]
@@ -157,8 +159,8 @@ def _operand(graph: Graph, vid: str, leaves: dict, dtype: str) -> Operand:
         if sorted(shown) != list(range(len(src.shape))) \
                 or len(val.view) != len(src.shape) + batch:
             raise Refused(f"a product's operand is a view {val.view} of a {src.shape} "
-                          "tensor that is neither a permutation of its dims nor a matrix "
-                          "broadcast along the batch")
+                          "tensor that is neither a permutation of its dims, a matrix "
+                          "broadcast along the batch, nor one dropping or adding size-1 dims")
         order = val.view if order is None else \
             tuple(None if d is None else val.view[d] for d in order)
         val = src
@@ -177,6 +179,49 @@ def _operand(graph: Graph, vid: str, leaves: dict, dtype: str) -> Operand:
     if len(order) == 2:
         return Operand(f"{host}.t()")
     return Operand(f"{host}.permute({', '.join(map(str, order))})")
+
+
+def _views(graph: Graph, vid: str) -> list[tuple[Val, Val]]:
+    """(view, its source) from the operand down to the first value that is no view."""
+    chain, val = [], graph.vals[vid]
+    while val.kind == "view":
+        src = graph.vals[val.operands[0]]
+        chain.append((val, src))
+        val = src
+    return chain
+
+
+def _squeezes(graph: Graph, vid: str) -> bool:
+    """Whether the operand's views drop or add size-1 dims (a flatten of a pooled (N, C, 1, 1)
+    before nn.Linear), each otherwise a permutation: strides the kernel can read as they are."""
+    chain = _views(graph, vid)
+    return any(len(v.view) != len(s.shape) or None in v.view for v, s in chain) and all(
+        len(set(shown := [d for d in v.view if d is not None])) == len(shown)
+        and all(s.shape[d] == 1 for d in range(len(s.shape)) if d not in shown)
+        and all(v.shape[i] == 1 for i, d in enumerate(v.view) if d is None)
+        for v, s in chain)
+
+
+def _squeezed(graph: Graph, vid: str, leaves: dict, dtype: str) -> Operand:
+    """`_squeezes`'s operand: its source squeezed, permuted and unsqueezed view by view from
+    the leaf outwards (`pro3.squeeze(3).squeeze(2)`), each a view at the source's strides.
+    Only size-1 dims come and go, so the expression holds at any shape that keeps them 1."""
+    chain = _views(graph, vid)
+    leaf = chain[-1][1]
+    if leaf.kind != "leaf":
+        raise Prologue(leaf.id)
+    if leaf.dtype != dtype:
+        raise Refused(f"a product of a {leaf.dtype} operand into a {dtype} result")
+    host = leaves[leaf.id][1]
+    for v, src in reversed(chain):
+        shown = [d for d in v.view if d is not None]
+        host += "".join(f".squeeze({d})" for d in reversed(range(len(src.shape)))
+                        if d not in shown)
+        perm = [sorted(shown).index(d) for d in shown]
+        if perm != sorted(perm):
+            host += ".t()" if len(perm) == 2 else f".permute({', '.join(map(str, perm))})"
+        host += "".join(f".unsqueeze({i})" for i, d in enumerate(v.view) if d is None)
+    return Operand(host)
 
 
 class Prologue(Exception):
