@@ -1,9 +1,10 @@
 """KernelBench level 3's model forms (issue 27): a pool of a value a kernel computes (a
 ResNet stem's conv → BatchNorm → ReLU → max pool: the value written first, the pool placed
 over it), a pooled map flattened into nn.Linear (a view that only drops size-1 dims, read at
-its strides). Every twin under tasks/ (small, KernelBench format) passes the verifier on the
-CPU interpreter, which also runs its secret twin shape; the level-3 files themselves are
-planned where a KernelBench checkout is found."""
+its strides), a cat under a reduction (DenseNet's BatchNorm of the features so far). Every
+twin under tasks/ (small, KernelBench format) passes the verifier on the CPU interpreter,
+which also runs its secret twin shape; the level-3 files themselves are planned where a
+KernelBench checkout is found."""
 
 from pathlib import Path
 
@@ -31,13 +32,20 @@ TWINS = {
     # a depthwise and a pointwise convolution, an AvgPool2d over the whole map of what the
     # second BatchNorm's row kernel computes, `view(N, -1)` into nn.Linear
     "avgpool_view_linear": ("conv+row_reduce+window+gemm", 6),
+    # a cat under a reduction (DenseNet's BatchNorm over every feature map so far, an
+    # inception block's branches under a global mean): the cat written first by the
+    # pointwise family, the row kernel reading that tensor
+    "dense_block_cat_bn": ("pointwise+row_reduce+conv", 10),
+    "cat_mean_linear": ("conv+pointwise+row_reduce+gemm", 5),
 }
 
 # the level-3 files the generator covers (47 of the 50 load; the two Mamba2 need einops)
 LEVEL3 = [
     "1_MLP", "2_ShallowWideMLP", "3_DeepNarrowMLP", "4_LeNet5", "5_AlexNet",
-    "6_GoogleNetInceptionModule", "8_ResNetBasicBlock", "9_ResNet18", "10_ResNet101",
-    "11_VGG16", "12_VGG19", "13_DenseNet121TransitionLayer", "17_SqueezeNetFireModule",
+    "6_GoogleNetInceptionModule", "7_GoogleNetInceptionV1", "8_ResNetBasicBlock",
+    "9_ResNet18", "10_ResNet101",
+    "11_VGG16", "12_VGG19", "13_DenseNet121TransitionLayer", "14_DenseNet121DenseBlock",
+    "15_DenseNet121", "16_DenseNet201", "17_SqueezeNetFireModule",
     "19_MobileNetV1", "20_MobileNetV2", "21_EfficientNetMBConv", "22_EfficientNetB0",
     "23_EfficientNetB1", "24_EfficientNetB2", "27_RegNet", "43_MinGPTCausalAttention",
     "44_MiniGPTBlock", "45_UNetSoftmax", "50_ReLUSelfAttention",

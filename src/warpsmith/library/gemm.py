@@ -254,6 +254,12 @@ def _with_prologue(graph: Graph, stored: Val, vid: str, ctx, depth: int) -> tupl
     if val.kind != "op" or any(graph.vals[u].kind not in ("op", "view", "cat")
                                for u in upstream):
         kernels = _placed_prologue(graph, src, temp, ctx, depth)
+        cat = _pointwise_cat(graph, upstream) if isinstance(kernels, str) else None
+        if cat is not None:
+            # a row kernel reads no cat (DenseNet's BatchNorm over the features so far, a
+            # mean over an inception block's branches): the cat written first, as a
+            # pointwise prologue of its own, and the operand placed again reading it
+            return _with_prologue(graph, stored, cat, ctx, depth)
         if isinstance(kernels, str):
             return Decline(stored.node, graph.ops[stored.node], "an operand is computed "
                            f"before the {noun} by more than pointwise ops, and {kernels}")
@@ -273,6 +279,17 @@ def _with_prologue(graph: Graph, stored: Val, vid: str, ctx, depth: int) -> tupl
         leaves[rid] = (f"{temp}_v{i}", view)
     rest = _place_tail(graph, vals, replace(ctx, leaves=leaves), depth)
     return rest if isinstance(rest, Decline) else (*kernels, *rest)
+
+
+def _pointwise_cat(graph: Graph, upstream: set[str]) -> str | None:
+    """The first cat among `upstream` that the pointwise family can write on its own (made
+    by pointwise ops, views and cats of leaves), None if none."""
+    for v in graph.vals.values():
+        if v.id in upstream and v.kind == "cat" and all(
+                graph.vals[u].kind in ("op", "view", "cat")
+                for u in _upstream(graph, v.id, stop=set())):
+            return v.id
+    return None
 
 
 _NOUNS = {"gemm": "product", "conv": "convolution", "pool": "pool"}
