@@ -37,6 +37,9 @@ TWINS = {
     # pointwise family, the row kernel reading that tensor
     "dense_block_cat_bn": ("pointwise+row_reduce+conv", 10),
     "cat_mean_linear": ("conv+pointwise+row_reduce+gemm", 5),
+    # ceil_mode=True (SqueezeNet): a max pool, an average pool counting the padded taps of
+    # its clipped last window, one counting its real taps only
+    "ceil_mode_pools": ("conv+window", 4),
 }
 
 # the level-3 files the generator covers (47 of the 50 load; the two Mamba2 need einops)
@@ -45,7 +48,7 @@ LEVEL3 = [
     "6_GoogleNetInceptionModule", "7_GoogleNetInceptionV1", "8_ResNetBasicBlock",
     "9_ResNet18", "10_ResNet101",
     "11_VGG16", "12_VGG19", "13_DenseNet121TransitionLayer", "14_DenseNet121DenseBlock",
-    "15_DenseNet121", "16_DenseNet201", "17_SqueezeNetFireModule",
+    "15_DenseNet121", "16_DenseNet201", "17_SqueezeNetFireModule", "18_SqueezeNet",
     "19_MobileNetV1", "20_MobileNetV2", "21_EfficientNetMBConv", "22_EfficientNetB0",
     "23_EfficientNetB1", "24_EfficientNetB2", "27_RegNet", "43_MinGPTCausalAttention",
     "44_MiniGPTBlock", "45_UNetSoftmax", "50_ReLUSelfAttention",

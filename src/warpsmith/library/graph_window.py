@@ -24,6 +24,7 @@ class Window:
     dilation: tuple[int, ...]
     count_pad: bool  # avg: padded elements count in the divisor
     divisor: int  # avg: divisor_override, 0 when none
+    ceil: bool = False  # ceil_mode: a last window may start inside the input and run past it
 
     @property
     def rank(self) -> int:
@@ -44,14 +45,12 @@ def pool(b: _Builder, index: int, node: Node) -> None:
     if len(b.vals[x].shape) != rank + 2:
         raise Unsupported(f"a {rank}-D pool of a {b.vals[x].shape} tensor (batched (N, C, …) "
                           "inputs are written)")
-    if args.get("ceil_mode"):
-        raise Unsupported("a pool with ceil_mode=True")
     kernel = _ints(args["kernel_size"], rank, None)
     window = Window("max" if node.name.startswith("max") else "avg", kernel,
                     _ints(args.get("stride"), rank, kernel), _ints(args.get("padding"), rank, 0),
                     _ints(args.get("dilation"), rank, 1),
                     bool(args.get("count_include_pad", True)),
-                    int(args.get("divisor_override") or 0))
+                    int(args.get("divisor_override") or 0), bool(args.get("ceil_mode")))
     b._extras(index, node)  # max pooling's indices: declined if used
     meta = node.outs[0]
     b.put(Val(f"v{index}", meta.shape, meta.dtype, "pool", index, operands=(x,),

@@ -84,12 +84,16 @@ def _walk(w: Window) -> list[str]:
         lines = ["acc = tl.zeros([BLOCK], dtype=tl.float32)",
                  "count = tl.zeros([BLOCK], dtype=tl.float32)"]
     for taps in itertools.product(*(range(k) for k in w.kernel)):
-        at, ok = [], ["mask"]
+        at, ok, counted = [], ["mask"], ["mask"]
         for j, t in enumerate(taps):
             pos = f"(o{j} * {w.stride[j]} + {t * w.dilation[j] - w.padding[j]})"
             at.append(f"{pos} * sx{j}")
             if w.padding[j]:
                 ok.append(f"({pos} >= 0) & ({pos} < IN{j})")
+            elif w.ceil:  # the last window may run past the input's end
+                ok.append(f"({pos} < IN{j})")
+            if w.ceil:  # torch counts a tap inside the padded input (to IN + padding)
+                counted.append(f"({pos} < IN{j} + {w.padding[j]})")
         cond = " & ".join(ok)
         if w.kind == "max":
             lines.append(f"acc = tl.maximum(acc, tl.load(base + {' + '.join(at)}, mask={cond}, "
@@ -97,14 +101,20 @@ def _walk(w: Window) -> list[str]:
         else:
             lines.append(f"acc += tl.load(base + {' + '.join(at)}, mask={cond}, "
                          "other=0).to(tl.float32)")
-            if not w.count_pad and any(w.padding):
+            if not w.count_pad and (any(w.padding) or w.ceil):
                 lines.append(f"count += tl.where({cond}, 1.0, 0.0)")
-    if w.kind == "avg" and (w.divisor or w.count_pad or not any(w.padding)):
+            elif w.ceil:
+                lines.append(f"count += tl.where({' & '.join(counted)}, 1.0, 0.0)")
+    if w.kind == "avg" and (w.divisor or not (w.ceil or not w.count_pad and any(w.padding))):
         # floor mode: every window lies inside the padded input, so it counts all its taps
         lines.append(f"acc = acc / {float(w.divisor or math.prod(w.kernel))!r}")
     elif w.kind == "avg":
         lines.append("acc = acc / count")
     return lines
+
+
+def _ceil(w: Window, j: int) -> str:
+    return f" + {w.stride[j] - 1}" if w.ceil else ""
 
 
 def _load(ld: Load, index: dict) -> str:
@@ -119,7 +129,12 @@ def _load(ld: Load, index: dict) -> str:
 def _launch(k: WindowKernel, scalars) -> tuple[str, ...]:
     o, w = k.out, k.window
     sizes = [f"({o}_x.shape[{2 + j}] + {2 * w.padding[j]} - {w.dilation[j] * (w.kernel[j] - 1)}"
-             f" - 1) // {w.stride[j]} + 1" for j in range(w.rank)]
+             f" - 1{_ceil(w, j)}) // {w.stride[j]} + 1" for j in range(w.rank)]
+    ceil = [f"{o}_o{j} = {sizes[j]}" for j in range(w.rank)] + \
+        [f"{o}_o{j} -= ({o}_o{j} - 1) * {w.stride[j]} >= {o}_x.shape[{2 + j}] + {w.padding[j]}"
+         for j in range(w.rank)] if w.ceil else []
+    # ceil_mode: the count rounded up, less a last window that would start in the padding
+    sizes = [f"{o}_o{j}" for j in range(w.rank)] if w.ceil else sizes
     args = [f"{o}_x", o, f"{o}.numel()", f"{o}_x.shape[1]"] + \
         [f"{o}_x.shape[{2 + j}]" for j in range(w.rank)] + \
         [f"{o}.shape[{2 + j}]" for j in range(w.rank)] + \
@@ -127,7 +142,7 @@ def _launch(k: WindowKernel, scalars) -> tuple[str, ...]:
         [ld.host for ld in k.loads] + \
         [f"{ld.host}.stride({j})" for ld in k.loads for j, d in enumerate(ld.dims)
          if d is not None] + [_host_arg(s) for s in scalars]
-    return (f"{o}_x = {k.x}",
+    return (f"{o}_x = {k.x}", *ceil,
             f"{o} = torch.empty(({o}_x.shape[0], {o}_x.shape[1], {', '.join(sizes)}), "
             f"dtype=torch.{k.out_dtype}, device={o}_x.device)",
             f"{k.name}[(triton.cdiv({o}.numel(), POOL_BLOCK),)](",
