@@ -71,8 +71,7 @@ def render(k):
         return Piece(text, launch)
     dw = f"{k.name}_depthwise"
     extra = _epilogue_args(k, scalars)
-    return Piece(text + depthwise.kernel(k, dw, extra[0]), _either(
-        k, launch, depthwise.launch(k, dw, k.out, extra[1])))
+    return Piece(text + depthwise.kernel(k, dw, extra[0]), _called(k, dw, extra[1]))
 
 
 def _epilogue_args(k, scalars) -> tuple[list[str], list[str]]:
@@ -84,15 +83,19 @@ def _epilogue_args(k, scalars) -> tuple[list[str], list[str]]:
             [_host_arg(s) for s in scalars])
 
 
-def _either(k, gemm: tuple[str, ...], dw: list[str]) -> tuple[str, ...]:
-    """The launch: the depthwise kernel when the weight has one input channel per group
-    (known at run time, as the groups are), else the implicit GEMM."""
-    o = k.out
-    at = next(i for i, line in enumerate(gemm) if line.startswith(f"{o}_m = "))
-    tail = gemm[at:len(gemm) - len(k.views)]
-    return (*gemm[:at], f"if {o}_w.shape[1] == 1:  # depthwise: its own memory-bound kernel",
-            *(f"    {line}" for line in dw), "else:", *(f"    {line}" for line in tail),
+def _called(k, dw: str, extra: list[str]) -> tuple[str, ...]:
+    """The launch, a call of the candidate's `conv_launch` (LAUNCH, one definition for every
+    convolution of the file: a ResNet's hundred launches written out ran its candidate past
+    the verifier's source limit): the depthwise kernel when the weight has one input channel
+    per group (known at run time, as the groups are), else the implicit GEMM."""
+    o, geo = k.out, k.geo
+    ints = [f"({', '.join(map(str, v))},)" for v in (geo.stride, geo.padding, geo.dilation)]
+    args = [k.name, dw, f"{o}_x", f"{o}_w", f"torch.{k.out_dtype}", *ints, str(geo.groups or 0),
+            f"({''.join(a + ', ' for a in extra)})"]
+    return (f"{o}_x = {k.x}", f"{o}_w = {k.w}", f"{o} = conv_launch({', '.join(args)})",
             *k.views)
+
+
 
 
 def _head(k, rank: int, scalars) -> str:

@@ -19,6 +19,7 @@ from .layout import Line, helpers, leaf_names
 from .match import Lit, _Differs, _resolve
 from .registry import GRAPH, by_name, knobs
 from .render import constructor, header, signature
+from .shared import share
 from .sizes import FORMS, ShapeArg, shape_numbers, twin_trace
 from .trace import Ref, Trace, Untraceable, trace_shape, trace_task
 
@@ -393,9 +394,8 @@ def _kept_sizes(methods: list) -> dict[str, dict]:
 def _render_body(plan: Plan, values: dict[str, int], suffix: str = "") -> tuple[str, list]:
     """The kernels' source and the forward's lines computing one output; `suffix` renames
     the kernels (each output's own)."""
-    pieces = [by_name(k.family).render(k, values) for k in plan.kernels]
-    kernels = "".join(p.kernel for p in pieces)
-    launch = [line for p in pieces for line in p.launch]
+    shared = share([by_name(k.family).render(k, values) for k in plan.kernels])
+    kernels, launch = shared.kernels, list(shared.launch)
     for name in re.findall(r"^def (\w+)\(", kernels, re.M) if suffix else ():
         renamed = re.compile(rf"\b{name}\b")
         kernels = renamed.sub(name + suffix, kernels)

@@ -7,6 +7,7 @@ template and the operands, taken from the node's schema arguments, or a reason i
 
 from __future__ import annotations
 
+from .conv_launch import LAUNCH as CONV_LAUNCH
 from .trace import Node, Ref
 
 # The one table of pointwise formulas: the graph generator's (pointwise below) and the exact
@@ -79,6 +80,7 @@ FLOAT_CASTS = {"torch.float32": "{0}", "torch.float64": "{0}",
 
 # Helpers a kernel file defines only when an expression calls them.
 HELPERS = {
+    "conv_launch": CONV_LAUNCH,
     # torch.tril_indices / triu_indices (graph_take.py's leaf) made by a kernel: the forward
     # may not call them. Row i's positions start after the counts of the rows before it.
     "tri_indices": '''
