@@ -40,6 +40,12 @@ TWINS = {
     # ceil_mode=True (SqueezeNet): a max pool, an average pool counting the padded taps of
     # its clipped last window, one counting its real taps only
     "ceil_mode_pools": ("conv+window", 4),
+    # a channel shuffle (view into groups, transpose, view back) of a batch norm's output,
+    # which a row kernel computes: the graph cut there (generator._plan_cut), the value
+    # written by a stage of its own, the shuffle then views of that tensor over its groups
+    "channel_shuffle_unit": ("conv+row_reduce+pointwise", 7),
+    # the same cut before a scan of a softmax's merged dims
+    "softmax_reshape_cumsum": ("row_reduce+scan", 2),
 }
 
 # the level-3 files the generator covers (47 of the 50 load; the two Mamba2 need einops)
@@ -50,8 +56,9 @@ LEVEL3 = [
     "11_VGG16", "12_VGG19", "13_DenseNet121TransitionLayer", "14_DenseNet121DenseBlock",
     "15_DenseNet121", "16_DenseNet201", "17_SqueezeNetFireModule", "18_SqueezeNet",
     "19_MobileNetV1", "20_MobileNetV2", "21_EfficientNetMBConv", "22_EfficientNetB0",
-    "23_EfficientNetB1", "24_EfficientNetB2", "27_RegNet", "43_MinGPTCausalAttention",
-    "44_MiniGPTBlock", "45_UNetSoftmax", "50_ReLUSelfAttention",
+    "23_EfficientNetB1", "24_EfficientNetB2", "25_ShuffleNetUnit", "26_ShuffleNet",
+    "27_RegNet", "43_MinGPTCausalAttention", "44_MiniGPTBlock", "45_UNetSoftmax",
+    "50_ReLUSelfAttention",
 ]
 SLOW = ("RNN", "LSTM", "GRU")  # 25-70 s each to trace and place: left to `warpsmith library`
 
@@ -71,6 +78,14 @@ def test_twin_is_planned(stem):
 def test_twin_candidate_passes_on_the_cpu(stem, verdicts):
     status, feedback = verdicts[stem]
     assert status == "passed", feedback
+
+
+def test_a_channel_shuffle_follows_the_groups():
+    """The shuffle's view is over the constructor's groups, never the trace's channels per
+    group (which another channel count changes)."""
+    source = generate(OWN / "channel_shuffle_unit.py").source
+    assert "st9 = out" in source
+    assert "out = out.reshape(out.shape[0], self.size2, out.shape[1] // self.size2," in source
 
 
 def test_a_pool_reads_the_value_a_row_kernel_wrote():

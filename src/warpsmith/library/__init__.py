@@ -62,8 +62,8 @@ def generate(task: Task | str, tune: dict[str, int] | None = None) -> Generated 
         return NotCovered(found.reason)
     if isinstance(found, Plan):
         source, values = render_plan(found, tune)
-        return Generated(source, found.label, {"kernels": list(found.kernels)}, values,
-                         len(found.kernels))
+        return Generated(source, found.label, {"kernels": list(found.all_kernels)}, values,
+                         len(found.all_kernels))
     values = knobs([found.family], tune, f"family {found.family!r}")
     source = by_name(found.family).render(found.params, values)
     return Generated(source, found.family, found.params, values)
@@ -100,7 +100,7 @@ def coverage(tasks: list[Task]) -> list[CoverageRow]:
         if isinstance(found, Match):
             rows.append(CoverageRow(task.name, found.family, "", 1))
         elif isinstance(found, Plan):
-            rows.append(CoverageRow(task.name, found.label, "", len(found.kernels)))
+            rows.append(CoverageRow(task.name, found.label, "", len(found.all_kernels)))
         else:
             rows.append(CoverageRow(task.name, None, found.reason))
     return rows

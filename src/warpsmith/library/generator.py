@@ -13,7 +13,7 @@ from dataclasses import dataclass, fields, is_dataclass, replace
 
 from ..types import Task
 from .choices import agree, marked, settle
-from .family import Context
+from .family import Context, Piece
 from .graph import FwdArg, build_graph
 from .layout import Line, helpers, leaf_names
 from .match import Lit, _Differs, _resolve
@@ -39,10 +39,18 @@ class Plan:
     parts: tuple = ()  # a forward returning several tensors: one Plan per output, in order
     #                    (kernels, params and numbers above are then their union)
     sizes: tuple = ()  # ShapeArgs the kernels take: numbers that are an input's size (sizes.py)
+    # ((name, Plan), …): values written first, each by its own plan, the kernels above reading
+    # them as the tensors of those names (a value a reshape the kernels cannot follow reads:
+    # _plan_cut)
+    stages: tuple = ()
+
+    @property
+    def all_kernels(self) -> tuple:
+        return tuple(k for _, stage in self.stages for k in stage.all_kernels) + self.kernels
 
     @property
     def families(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(k.family for k in self.kernels))
+        return tuple(dict.fromkeys(k.family for k in self.all_kernels))
 
     @property
     def label(self) -> str:
@@ -136,14 +144,16 @@ def _plan_outputs(task: Task, trace: Trace, scalars: dict) -> Plan | NoPlan:
             return NoPlan(f"output {k}: {found.reason}")
         parts.append(found)
     params = {p["name"]: p for part in parts for p in part.params}
-    return Plan(tuple(k for part in parts for k in part.kernels), tuple(params.values()),
+    return Plan(tuple(k for part in parts for k in part.all_kernels), tuple(params.values()),
                 trace.arg_names, tuple(sorted({i for part in parts for i in part.numbers})),
                 unkept=parts[0].unkept, parts=tuple(parts))
 
 
-def _plan_graph(task: Task, trace: Trace, output: Ref | None, scalars: dict
-                ) -> Plan | NoPlan:
-    graph = build_graph(trace, scalars, output)
+def _plan_graph(task: Task, trace: Trace, output: Ref | None, scalars: dict,
+                cuts: dict[int, str] | None = None) -> Plan | NoPlan:
+    graph = build_graph(trace, scalars, output, cuts)
+    if not hasattr(graph, "vals") and graph.cut >= 0 and graph.cut not in (cuts or {}):
+        return _plan_cut(task, trace, output, scalars, cuts or {}, graph)
     if not hasattr(graph, "vals"):
         return NoPlan(graph.reason)
     leaves = leaf_names(graph, trace.arg_names)
@@ -164,6 +174,32 @@ def _plan_graph(task: Task, trace: Trace, output: Ref | None, scalars: dict
     sizes = tuple(dict.fromkeys(o for o in used if isinstance(o, ShapeArg)))
     return Plan(found, params, trace.arg_names, tuple(numbers), turn,
                 _views(graph, leaves, trace.arg_names), graph.unkept, sizes=sizes)
+
+
+MAX_CUTS = 64  # values written first by stages of their own, in one graph
+
+
+def _plan_cut(task: Task, trace: Trace, output: Ref | None, scalars: dict,
+              cuts: dict[int, str], decline) -> Plan | NoPlan:
+    """The graph cut at node `decline.cut`: its value written first by a plan of its own
+    (the stage), the rest planned with it as the tensor `st{node}` (a ShuffleNet's channel
+    shuffle after a batch norm: the reshape, transpose and reshape back are then views of a
+    tensor, which the forward binds and the next convolution reads)."""
+    if len(cuts) >= MAX_CUTS:
+        return NoPlan(f"{decline.reason} (and {MAX_CUTS} values are written first already: "
+                      "a generator limit)")
+    name = f"st{decline.cut}"
+    stage = _plan_graph(task, trace, Ref("node", (decline.cut, 0)), scalars, cuts)
+    if isinstance(stage, NoPlan) or stage.parts:
+        return NoPlan(decline.reason)
+    rest = _plan_graph(task, trace, output, scalars, cuts | {decline.cut: name})
+    if isinstance(rest, NoPlan):
+        return rest
+    params = {p["name"]: p for p in (*stage.params, *rest.params)}
+    return replace(rest, params=tuple(params.values()),
+                   numbers=tuple(sorted({*stage.numbers, *rest.numbers})),
+                   unkept=tuple(dict.fromkeys((*stage.unkept, *rest.unkept))),
+                   stages=((name, stage), *rest.stages))
 
 
 def _placed(graph, ctx: Context) -> tuple | NoPlan:
@@ -364,7 +400,7 @@ def _unkept_note(unkept: tuple[str, ...]) -> str:
 
 def render_plan(plan: Plan, tune: dict[str, int] | None = None) -> tuple[str, dict[str, int]]:
     values = knob_values(plan, tune)
-    inits = sorted({o["init"] for k in plan.kernels for ln in _lines(k) for o in ln.operands
+    inits = sorted({o["init"] for k in plan.all_kernels for ln in _lines(k) for o in ln.operands
                     if isinstance(o, dict) and "init" in o})
     if plan.parts:
         kernels, methods = _render_parts(plan, values)
@@ -394,16 +430,32 @@ def _kept_sizes(methods: list) -> dict[str, dict]:
 def _render_body(plan: Plan, values: dict[str, int], suffix: str = "") -> tuple[str, list]:
     """The kernels' source and the forward's lines computing one output; `suffix` renames
     the kernels (each output's own)."""
-    shared = share([by_name(k.family).render(k, values) for k in plan.kernels])
+    shared = share(_pieces(plan, values))
     kernels, launch = shared.kernels, list(shared.launch)
     for name in re.findall(r"^def (\w+)\(", kernels, re.M) if suffix else ():
         renamed = re.compile(rf"\b{name}\b")
         kernels = renamed.sub(name + suffix, kernels)
         launch = [renamed.sub(name + suffix, line) for line in launch]
-    body = [f"arg{i} = float({plan.args[i]})" for i in plan.numbers] + \
+    return kernels, launch + ([plan.reshape] if plan.reshape else []) + ["return out"]
+
+
+def _pieces(plan: Plan, values: dict[str, int], tag: str = "") -> list[Piece]:
+    """The plan's stages first, each ending by naming its output (`st9 = out`), its kernels
+    renamed by `tag` (its own name) so none clashes with another stage's; then the lines
+    binding the plan's numbers and views, then its kernels."""
+    found = []
+    for name, stage in plan.stages:
+        found += _pieces(stage, values, f"_{name}")
+        found.append(Piece("", (*([stage.reshape] if stage.reshape else []), f"{name} = out")))
+    own = [by_name(k.family).render(k, values) for k in plan.kernels]
+    names = [n for p in own for n in re.findall(r"^def (\w+)\(", p.kernel, re.M)] if tag else []
+    for name in names:
+        renamed = re.compile(rf"\b{name}\b")
+        own = [Piece(renamed.sub(name + tag, p.kernel),
+                     tuple(renamed.sub(name + tag, line) for line in p.launch)) for p in own]
+    bind = [f"arg{i} = float({plan.args[i]})" for i in plan.numbers] + \
         [s.binding(plan.args) for s in plan.sizes] + list(plan.views)
-    body += launch + ([plan.reshape] if plan.reshape else []) + ["return out"]
-    return kernels, body
+    return [*found, Piece("", tuple(bind)), *own]
 
 
 def _render_parts(plan: Plan, values: dict[str, int]) -> tuple[str, list]:

@@ -9,6 +9,8 @@ the first node with no such form, and the `Decline` names it.
 
 from __future__ import annotations
 
+import re
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from .graph_state import Refusal, live_nodes
@@ -80,6 +82,9 @@ class Decline:
     node: int
     op: str
     why: str
+    # a node whose value, written to a tensor first, lets the graph be placed (a reshape of
+    # it that the kernels cannot follow: generator._plan_cut); -1 where none would
+    cut: int = -1
 
     @property
     def reason(self) -> str:
@@ -88,10 +93,14 @@ class Decline:
 
 
 def build_graph(trace: Trace, scalars: dict[tuple[int, float], FwdArg] | None = None,
-                output: Ref | None = None) -> Graph | Decline:
+                output: Ref | None = None, cuts: dict[int, str] | None = None
+                ) -> Graph | Decline:
     """`scalars` marks the numbers that are forward arguments, by (node, value); `output`
-    picks one of several outputs (graph_parts.py), whose graph keeps only what it reads."""
+    picks one of several outputs (graph_parts.py), whose graph keeps only what it reads;
+    `cuts` names the nodes whose values earlier kernels wrote (generator._plan_cut): each a
+    leaf, the tensor of that name."""
     builder = _Builder(trace, scalars or {})
+    cuts = cuts or {}
     out = trace.output if output is None else output
     if not (isinstance(out, Ref) and out.kind == "node"):
         return Decline(-1, "", "forward does not return exactly one tensor made by an op")
@@ -99,12 +108,19 @@ def build_graph(trace: Trace, scalars: dict[tuple[int, float], FwdArg] | None = 
     if isinstance(live, Refusal):
         return Decline(live.node, live.op, live.why)
     for index, node in enumerate(trace.nodes):
+        if index > out.key[0]:
+            break  # nothing after the output is read by it (a cut's stage stops there)
         if index not in live.nodes:
             continue  # its outputs are never read (max_pool1d squeezes its unused indices)
+        if index in cuts:
+            meta = node.outs[0]
+            builder.put(Val(f"v{index}", meta.shape, meta.dtype, "leaf", -1,
+                            source=("temp", cuts[index])))
+            continue
         try:
             builder.add(index, node)
         except Unsupported as e:
-            return Decline(index, node.op, str(e))
+            return Decline(index, node.op, str(e), getattr(e, "cut", -1))
     vid = f"v{out.key[0]}" if out.key[1] == 0 else f"v{out.key[0]}_{out.key[1]}"
     if vid in builder.extra and not builder.indices(*out.key):
         node, op = builder.extra[vid]
@@ -116,7 +132,7 @@ def build_graph(trace: Trace, scalars: dict[tuple[int, float], FwdArg] | None = 
         builder.reshaped = (builder.held[vid], builder.vals[vid].span)
     # with several outputs, or where a moved reshape left its old values behind, the graph
     # keeps only what the output reads
-    prune = output is not None or builder.moved
+    prune = output is not None or builder.moved or bool(cuts)
     if builder.reshaped is not None:  # the kernels write the tensor before the reshape
         src, sizes = builder.reshaped
         shape = trace.nodes[out.key[0]].outs[0].shape
@@ -166,7 +182,8 @@ class _Builder:
                 any(self.id_of(r) in self.held for r in _refs(node.args)):
             from .graph_move import held_node  # a reduction of a reshape kept at its source's
 
-            return held_node(self, index, node)
+            with self._cut_at_held([self.id_of(r) for r in _refs(node.args)]):
+                return held_node(self, index, node)
         if node.name in VIEW_OPS:
             return self._view(index, node)
         if node.name in REDUCE_OPS:
@@ -176,6 +193,20 @@ class _Builder:
             raise Unsupported("neither a pointwise op, a view nor a reduction the generator "
                               "knows")
         writer(self, index, node)
+
+    @contextmanager
+    def _cut_at_held(self, vids):
+        """A reshape held at its source's shape (graph_move.py) that this node cannot read
+        there: the decline names the held value's node as a cut (a ShuffleNet's channel
+        shuffle of a batch norm's output: written first, reshaped by the forward, the
+        transpose and the view back are then views of a tensor)."""
+        try:
+            yield
+        except Unsupported as e:
+            found = [int(v[1:]) for v in vids if v in self.held and re.fullmatch(r"v\d+", v)]
+            if found and not hasattr(e, "cut"):
+                e.cut = found[0]
+            raise
 
     # -- values ---------------------------------------------------------------------------
 
@@ -256,7 +287,8 @@ class _Builder:
         if any(o in self.held for o in ops if isinstance(o, str)):
             from .graph_move import held_op
 
-            return held_op(self, index, node, expr, ops)
+            with self._cut_at_held(ops):
+                return held_op(self, index, node, expr, ops)
         meta = node.outs[0]
         self.put(Val(f"v{index}", meta.shape, meta.dtype, "op", index, expr=expr,
                      operands=ops))

@@ -74,6 +74,11 @@ def _split(src, out, i: int, j: int, sizes: list[str], inputs=(), inits=()) -> i
     run = _input_run(out[j:k + 1], inputs)
     if run is not None:
         options.append(run)
+    first = _init_factors(out[j:j + 1], inits) if k == j + 1 else None
+    if first is not None:  # (groups, C // groups): a channel shuffle's `view(B, g, C // g, …)`
+        # follows the groups it is given, where the trace's C // g (40) is no rule for
+        # another channel count, and the library's twin need not grow the channels to say so
+        options.append([first[0], f"{{h}}.shape[{i}] // {first[0]}"])
     factors = [_factor(s, inits) for s in out[j + 1:k + 1]]
     rest = factors[0] if len(factors) == 1 else f"({' * '.join(factors)})"
     options.append([f"{{h}}.shape[{i}] // {rest}", *factors])

@@ -172,6 +172,8 @@ def leaf_names(graph: Graph, arg_names: tuple[str, ...]) -> dict[str, tuple[str,
             names[val.id] = (own, host)
         elif kind in ("arange", "tri_indices"):  # the forward makes it (generator.py)
             names[val.id] = (f"pos{val.id}", f"pos{val.id}")
+        elif kind == "temp":  # a tensor an earlier stage wrote (generator._plan_cut)
+            names[val.id] = (key, key)
         elif kind == "input":
             name = arg_names[key]
             names[val.id] = (name + "_in" if name in RESERVED else name, name)
