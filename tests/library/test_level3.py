@@ -48,13 +48,14 @@ TWINS = {
     "softmax_reshape_cumsum": ("row_reduce+scan", 2),
 }
 
-# the level-3 files the generator covers (47 of the 50 load; the two Mamba2 need einops)
+# the level-3 files the generator covers (48 of the 50 load; the two Mamba2 need einops).
+# DenseNet121/201 are planned, but their candidates run past the verifier's source limit
 LEVEL3 = [
     "1_MLP", "2_ShallowWideMLP", "3_DeepNarrowMLP", "4_LeNet5", "5_AlexNet",
     "6_GoogleNetInceptionModule", "7_GoogleNetInceptionV1", "8_ResNetBasicBlock",
     "9_ResNet18", "10_ResNet101",
     "11_VGG16", "12_VGG19", "13_DenseNet121TransitionLayer", "14_DenseNet121DenseBlock",
-    "15_DenseNet121", "16_DenseNet201", "17_SqueezeNetFireModule", "18_SqueezeNet",
+    "17_SqueezeNetFireModule", "18_SqueezeNet",
     "19_MobileNetV1", "20_MobileNetV2", "21_EfficientNetMBConv", "22_EfficientNetB0",
     "23_EfficientNetB1", "24_EfficientNetB2", "25_ShuffleNetUnit", "26_ShuffleNet",
     "27_RegNet", "43_MinGPTCausalAttention", "44_MiniGPTBlock", "45_UNetSoftmax",

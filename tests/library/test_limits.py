@@ -69,3 +69,14 @@ def test_recursion_error_is_a_generator_limit(monkeypatch):
     found = generate(RNN)
     assert isinstance(found, NotCovered) and "generator limit" in found.reason
 
+
+
+def test_the_source_limit_is_the_verifiers(monkeypatch):
+    from warpsmith import library
+    from warpsmith.verify.static import MAX_SOURCE_CHARS
+
+    assert library.MAX_SOURCE_CHARS == MAX_SOURCE_CHARS
+    monkeypatch.setattr(library, "MAX_SOURCE_CHARS", 1000)  # a candidate longer is none
+    found = generate(RNN)
+    assert isinstance(found, NotCovered) and "the verifier reads" in found.reason
+    assert "the verifier reads" in coverage([resolve_task(str(RNN))])[0].reason
