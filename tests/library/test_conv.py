@@ -218,6 +218,12 @@ LEVEL2_CONV = [
     "87_Conv2d_Subtract_Subtract_Mish", "89_ConvTranspose3d_MaxPool_Softmax_Subtract_Swish_Max",
     "90_Conv3d_LeakyReLU_Sum_Clamp_GELU", "91_ConvTranspose2d_Softmax_BiasAdd_Scaling_Sigmoid",
     "96_ConvTranspose3d_Multiply_Max_GlobalAvgPool_Clamp", "100_ConvTranspose3d_Clamp_Min_Divide",
+    # since issue 27's level-3 work, planned but not yet verified on the CPU: a pool of what
+    # a row kernel computes (written first), InstanceNorm's views back (a cut, _plan_cut)
+    "3_ConvTranspose3d_Sum_LayerNorm_AvgPool_GELU", "6_Conv3d_Softmax_MaxPool_MaxPool",
+    "11_ConvTranspose2d_BatchNorm_Tanh_MaxPool_GroupNorm",
+    "72_ConvTranspose3d_BatchNorm_AvgPool_AvgPool", "85_Conv2d_GroupNorm_Scale_MaxPool_Clamp",
+    "17_Conv2d_InstanceNorm_Divide", "79_Conv3d_Multiply_InstanceNorm_Clamp_Multiply_Max",
 ]
 
 
