@@ -58,8 +58,11 @@ from .worker_report import WorkerReport, parse_report
 # 14 since a file whose coding cookie names another codec is read as UTF-8 (the codec never
 # runs, E109) and a source past 256 KiB is refused unread (source-too-large, E110); 15 since
 # the memory plan counts the baselines' process warming up beside the checks, which is ended
-# before a candidate is blamed for an out-of-memory, and verifications may share a GPU
-VERIFIER_VERSION = "15"
+# before a candidate is blamed for an out-of-memory, and verifications may share a GPU; 16
+# since that process warms up after the checks where the plan does not fit with it beside
+# them, a library's hidden workspace is guessed only where the forward calls one, and on a
+# GPU the worker keeps no copy of its inputs (too_large verdicts may now pass)
+VERIFIER_VERSION = "16"
 # Verdicts about this machine, not the candidate: never stored, so another machine (or a
 # later run with more memory) verifies again instead of finding them in the cache.
 MACHINE_LIMITS = frozenset({"too_large"})
@@ -225,9 +228,9 @@ def _run(task, candidate: Source, device, prof, base, hold: gpulock.Hold) -> Ver
     base = replace(base, shapes_checked=tuple(prepared.shapes), shapes_skipped=tuple(skipped),
                    warnings=base.warnings + tuple(notes))
     run = (task, candidate, device, prof, prepared, base, hold)
-    verdict = _run_candidate(*run, dict(stages), mem.block_sets)
+    verdict = _run_candidate(*run, dict(stages), mem)
     if gates.implausible(verdict):  # never rejected for being fast: measured again
-        verdict = gates.remeasured(verdict, _run_candidate(*run, dict(stages), mem.block_sets))
+        verdict = gates.remeasured(verdict, _run_candidate(*run, dict(stages), mem))
     verdict = gates.apply_gates(verdict)
     if device == "cuda" and prof.memcheck and verdict.status == "passed":
         verdict = memory_safety(task, candidate, verdict)
@@ -327,7 +330,7 @@ def choose_shapes(task: Task, device: str,
 
 
 def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, base,
-                   hold: gpulock.Hold, stages, block_sets: int) -> Verdict:
+                   hold: gpulock.Hold, stages, mem: memplan.Plan) -> Verdict:
     shm = Path("/dev/shm")  # keep the job off the disk; the worker deletes it once read
     job_dir = Path(tempfile.mkdtemp(prefix="warpsmith-job-", dir=shm if shm.is_dir() else None))
     scratch = Path(tempfile.mkdtemp(prefix="warpsmith-cwd-"))  # the candidate's empty cwd
@@ -341,11 +344,12 @@ def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, ba
         if ahead:
             prestart.SPARES.refill(device, env)
         checks = collect.CaseReader(task, prepared, device, stages)
-        process = BaselineProcess.open(task, prepared, prof, device) if in_process else None
+        process = BaselineProcess.open(task, prepared, prof, device, mem.deferred) \
+            if in_process else None
         if ahead and in_process:  # after the take: refilled before it, the spare taken was
             baseline_process.SPARES.refill(device, env)  # always the one just started (on
             # the H100 its baselines were ready 7-16 s after asking, as a fresh start's)
-        baselines = baseline_timer.Baselines(task, prepared, prof, device, block_sets,
+        baselines = baseline_timer.Baselines(task, prepared, prof, device, mem.block_sets,
                                              process, checks) \
             if timed_here(device) else None  # timed between the candidate's blocks
         if baselines is not None:
