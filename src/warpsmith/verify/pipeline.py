@@ -141,7 +141,7 @@ def _held_run(task, candidate: Source, device, prof, base) -> Verdict:
     the GPU to itself, and that verdict stands."""
     with gpulock.held(device, alone=not gpu_shared()) as hold:
         verdict = _guarded_run(task, candidate, device, prof, base, hold)
-    if hold.crowded and decided_by_load(verdict):
+    if hold.crowded and decided_by_load(verdict, hold.went_alone):
         first = verdict
         with gpulock.held(device, alone=True) as hold:
             verdict = _guarded_run(task, candidate, device, prof, base, hold)
@@ -157,14 +157,21 @@ MEMORY_HINTS = ("outofmemoryerror", "memoryerror during", "out of memory",
                 "gib of gpu memory beyond its share")
 
 
-def decided_by_load(verdict: Verdict) -> bool:
-    """A verdict another verification on the GPU may have decided: too_large, a timeout
-    (their kernels and compiles beside ours), or a failure that memory ran out for. The
-    words come from the candidate's process as often as not: one that says them to be run
-    again gets one more run, alone, and that verdict, never a softer one."""
-    if verdict.status in ("too_large", "timeout"):
+def decided_by_load(verdict: Verdict, went_alone: bool = False) -> bool:
+    """A verdict another verification on the GPU may have decided: too_large (the trusted
+    side's own plan, made against their memory), or, while the GPU was still shared
+    (`went_alone` False: the verdict came before this verification took it alone), a
+    timeout (their kernels and compiles beside ours) or a failure that memory ran out for.
+    Those words come from the candidate's process as often as not: said while alone (where
+    the others' memory was reserved and counted), they would buy a candidate a second
+    timing, a re-roll of its speedup (red-team round of 2026-12-08); said while shared, one
+    more run, alone, whose verdict stands, before any timing of the trusted side's."""
+    if verdict.status == "too_large":
         return True
-    return verdict.status in ("runtime_error", "crashed", "compile_error") and any(
+    if went_alone:
+        return False
+    return verdict.status == "timeout" or verdict.status in (
+        "runtime_error", "crashed", "compile_error") and any(
         hint in r.lower() for r in verdict.reasons for hint in MEMORY_HINTS)
 
 
@@ -253,7 +260,10 @@ def _planned(task, shape: str, prof, device: str, hold: gpulock.Hold) -> memplan
             pass
         hold.exclusive()
     while True:  # exclusive: no one registers meanwhile, those registered wait to be timed
-        alone = not hold.others_registered()
+        # alone in memory: the others registered hold no reservation (they plan, or wait for
+        # the lock): two whose plans never fit let each other first forever otherwise (the
+        # red-team round of 2026-12-08)
+        alone = hold.others_reserved() == 0
         try:
             mem = memplan.plan(task, shape, prof, device, quiet)
         except memplan.TooLarge:
