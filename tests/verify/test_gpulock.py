@@ -276,3 +276,15 @@ def test_lock_files_that_are_not_ours_leave_the_lock_to_this_process(lock, tmp_p
     assert entered.wait(10)
     waiting.join(10)
     assert victim.read_text() == "keep"
+
+
+def test_a_verdict_says_when_the_lock_files_could_not_be_had(lock, monkeypatch):
+    """A file planted where the lock should be leaves other processes' timings free to
+    overlap this one's: the verdict's warnings say so (red-team round of 2026-12-08)."""
+    os.symlink("/nonexistent", lock + ".turnstile")
+    monkeypatch.setattr(pipeline, "_guarded_run", lambda *a: _verdict("passed"))
+    verdict = pipeline._held_run(None, None, "cuda", None, None)
+    assert any("lock files" in w and "another process" in w for w in verdict.warnings)
+    os.unlink(lock + ".turnstile")
+    verdict = pipeline._held_run(None, None, "cuda", None, None)
+    assert not any("lock files" in w for w in verdict.warnings)

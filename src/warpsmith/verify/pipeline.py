@@ -107,8 +107,8 @@ def verify(task: Task | str, candidate: Path | str, device: str | None = None,
     key = cache_key(task, source, device, prof, base.environment)
     if store is not None and use_cache and (hit := store.get(key)) is not None:
         return replace(hit, cached=True, candidate=str(candidate))  # as given, as below
-    base, src = replace(base, cache_key=key), Source(candidate, data, source)
     scan = _scan(task, source, device)
+    base, src = replace(base, cache_key=key), Source(candidate, data, source, scan.language)
     # the static stages need no GPU: a rejection never waits for another verification's
     verdict = _static_verdict(scan, base, device, source, prof)
     if verdict is None:
@@ -131,6 +131,7 @@ class Source:
     path: Path
     data: bytes
     text: str
+    language: str = "none"  # the scan's: "triton", "cuda" or "none" (scanned once)
 
 
 def _held_run(task, candidate: Source, device, prof, base) -> Verdict:
@@ -148,6 +149,10 @@ def _held_run(task, candidate: Source, device, prof, base) -> Verdict:
         verdict = replace(verdict, warnings=verdict.warnings + (
             f"run again with the GPU to itself: beside other verifications it was "
             f"{first.status}",))
+    if hold.fell_back:
+        verdict = replace(verdict, warnings=verdict.warnings + (
+            f"{hold.fell_back}: verifications in this process took turns, but another "
+            "process's may have run beside this one's timing",))
     return verdict
 
 
@@ -376,7 +381,7 @@ def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, ba
         base = replace(base, stage_seconds=stages, log_tail=outcome.log_tail[-2000:],
                        memory=base.memory | collect.peaks(report, device))
         source = candidate.text  # what the worker was given, as the scan read it
-        native = static.scan(source).language == "cuda"
+        native = candidate.language == "cuda"
         early = interpret_outcome(outcome, report, base, calls, native=native)
         if early is not None:
             early = offgpu.cuda_required(early, report, source, len(outcome.collected))

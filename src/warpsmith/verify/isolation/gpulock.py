@@ -46,6 +46,7 @@ class Hold:
         self.path, self.key = path, uuid.uuid4().hex
         self.mode, self.crowded, self._seq = "", False, 0
         self.went_alone = False  # it held the GPU alone at some time (exclusive)
+        self.fell_back = ""  # why the lock files could not be had (the verdict says it)
         self._main = None
         self._fallback = False  # no lock file: _local held instead
 
@@ -101,7 +102,10 @@ class Hold:
         self.crowded = self.crowded or others > 0
 
     def _fall_back(self) -> None:
-        """The lock files cannot be had: this process's threads, one at a time."""
+        """The lock files cannot be had: this process's threads, one at a time. Said in the
+        verdict: a file planted where the lock should be (another user's, a link) left two
+        processes' timings overlapping in silence (red-team round of 2026-12-08)."""
+        self.fell_back = f"the GPU's lock files ({self.path}.*) could not be opened safely"
         if self._main is not None:
             self._main.close()
             self._main = None
