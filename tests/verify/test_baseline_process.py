@@ -280,3 +280,29 @@ def test_ahead_the_spare_taken_was_started_a_verification_before(spares, monkeyp
         assert all(p.proc is not waiting[1] for p in spares["processes"])
     started = [p.proc.start for p in spares["processes"]]
     assert len(started) == 3 and started[2] < began[2] and started[1] < began[1]
+
+
+def test_a_deferred_process_gets_its_job_only_after_the_checks(made, monkeypatch):
+    """A plan that does not fit with the baselines warming up beside the checks defers them
+    (memplan.Plan.deferred): the process is told its job (and so allocates) only when the
+    timer first asks, after every checked call; the verdict is the same."""
+    from dataclasses import replace as _replace
+
+    from warpsmith.verify.checks import collect
+
+    events = []
+    ask, call = baseline_process.BaselineProcess._ask, collect.CaseReader.__call__
+    monkeypatch.setattr(baseline_process.BaselineProcess, "_ask",
+                        lambda self: (events.append("asked" if self.pending else "again"),
+                                      ask(self)))
+    monkeypatch.setattr(collect.CaseReader, "__call__",
+                        lambda self, *a: (events.append("checked"), call(self, *a))[1])
+    planned = pipeline._planned
+    monkeypatch.setattr(pipeline, "_planned", lambda *a: _replace(
+        planned(*a), deferred=True))
+    v = verify("level1/relu", GOOD / "relu_triton.py", device="cpu", profile=PROFILE,
+               store=None)
+    assert v.status == "passed" and v.timing_measured, v.feedback
+    assert len(made["processes"]) == 1 and made["processes"][0].deferred
+    first = events.index("asked")
+    assert events.count("checked") > 0 and "checked" not in events[first:], events

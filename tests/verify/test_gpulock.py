@@ -170,6 +170,40 @@ def _verdict(status, *reasons):
 ])
 def test_which_verdicts_the_load_may_have_decided(verdict, by_load):
     assert pipeline.decided_by_load(verdict) == by_load
+    # said once the verification had the GPU alone, the candidate's words buy no second
+    # run (a re-roll of its timing); the trusted side's own too_large still does
+    assert pipeline.decided_by_load(verdict, went_alone=True) == (
+        verdict.status == "too_large")
+
+
+PLANNER = '''
+import sys, time
+from warpsmith.verify import pipeline
+from warpsmith.verify.checks import memplan
+from warpsmith.verify.isolation import gpulock
+gpulock._gpu_present = lambda: True
+gpulock._path = lambda: sys.argv[1]
+memplan.available = lambda device: 70 << 30
+def plan(*a, **k):
+    raise memplan.TooLarge(90 << 30, 70 << 30, "cuda")  # this GPU never holds the task
+memplan.plan = plan
+with gpulock.held("cuda", alone=False) as hold:
+    time.sleep(1.5)  # both registered before either plans
+    try:
+        pipeline._planned(None, "s", None, "cuda", hold)
+    except memplan.TooLarge:
+        print("too_large", flush=True)
+'''
+
+
+def test_two_that_never_fit_are_both_too_large_not_waiting_on_each_other(lock):
+    """Two sharing verifications whose plans fit no budget, each registered: neither holds a
+    reservation, so neither waits for the other (they let each other first forever before:
+    red-team round of 2026-12-08)."""
+    procs = [subprocess.Popen([sys.executable, "-c", PLANNER, lock], stdout=subprocess.PIPE,
+                              text=True) for _ in range(2)]
+    outs = [p.communicate(timeout=60)[0].strip() for p in procs]
+    assert outs == ["too_large", "too_large"]
 
 
 def test_a_verdict_memory_decided_beside_others_is_made_again_alone(monkeypatch, lock):
@@ -216,7 +250,7 @@ def test_alone_still_counts_the_memory_of_those_waiting_to_be_timed(lock):
     holder = _holder(lock, "share", reserve=6 << 30, sleep=2.0, then="upgrade")
     with gpulock.held("cuda", alone=False) as hold:
         hold.exclusive()  # taken while the holder, its shared lock let go, waits
-        assert not hold.admit(5 << 30, 10 << 30) and hold.others_registered()
+        assert not hold.admit(5 << 30, 10 << 30) and hold.others_reserved() == 6 << 30
         hold.let_others_first()  # it is timed and leaves; then the GPU is ours again
         assert hold.mode == "exclusive"
     holder.wait(timeout=30)
@@ -242,3 +276,15 @@ def test_lock_files_that_are_not_ours_leave_the_lock_to_this_process(lock, tmp_p
     assert entered.wait(10)
     waiting.join(10)
     assert victim.read_text() == "keep"
+
+
+def test_a_verdict_says_when_the_lock_files_could_not_be_had(lock, monkeypatch):
+    """A file planted where the lock should be leaves other processes' timings free to
+    overlap this one's: the verdict's warnings say so (red-team round of 2026-12-08)."""
+    os.symlink("/nonexistent", lock + ".turnstile")
+    monkeypatch.setattr(pipeline, "_guarded_run", lambda *a: _verdict("passed"))
+    verdict = pipeline._held_run(None, None, "cuda", None, None)
+    assert any("lock files" in w and "another process" in w for w in verdict.warnings)
+    os.unlink(lock + ".turnstile")
+    verdict = pipeline._held_run(None, None, "cuda", None, None)
+    assert not any("lock files" in w for w in verdict.warnings)

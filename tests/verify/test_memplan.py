@@ -153,7 +153,7 @@ def test_the_plan_counts_the_forwards_intermediates_not_only_its_outputs(tmp_pat
     assert s.outputs == 8 * 4
     assert 2 * wide <= s.workspace < 2 * wide + (1 << 20)  # the repeat and the relu, once each
     (trusted, _), (worker, _) = memplan.sides(s, 0)
-    assert worker >= s.params + 2 * s.inputs + 2 * wide
+    assert worker >= s.params + (1 + s.input_copy) * s.inputs + 2 * wide
     assert trusted >= s.inputs * (1 + s.high) + 2 * wide * s.high
 
 
@@ -188,3 +188,41 @@ def test_the_baselines_process_ends_before_the_candidate_is_blamed(monkeypatch):
     monkeypatch.setattr(collect, "blame_if_held", lambda *a, **k: order.append("measured"))
     reader._blame_if_held()
     assert order == ["ended", "settled", "measured"]
+
+
+def test_where_the_baselines_beside_the_checks_do_not_fit_they_warm_up_after(monkeypatch):
+    """Counted beside the checks, KernelBench's norms needed 105-147 GiB (past an H200's
+    budget) and its ReLU 90: the plan's next rung warms the baselines up after the checks
+    (slower, the same timing) before anything of the timing is cut."""
+    s = memplan.sizes(_official(), "default", "cuda")
+    prof = replace(PROFILES["quick"], timing_sets=1)  # ReLU's 6 GiB sets: one a block
+    beside, after = memplan.needed(s, 1), memplan.needed(s, 1, deferred=True)
+    assert after < beside
+    monkeypatch.setattr(memplan, "available", lambda device: after)
+    mem = memplan.plan(_official(), "default", prof, "cuda")
+    assert mem.deferred and mem.cuts == (memplan.DEFERRED,) and mem.needed == after
+    monkeypatch.setattr(memplan, "available", lambda device: beside)
+    mem = memplan.plan(_official(), "default", prof, "cuda")
+    assert not mem.deferred and mem.cuts == ()
+    monkeypatch.setattr(memplan, "available", lambda device: 1 << 50)  # never on the CPU
+    assert not memplan.plan(_official(), "default", prof, "cpu").deferred
+
+
+def test_a_librarys_hidden_workspace_is_guessed_only_where_the_forward_calls_one(tmp_path):
+    """An elementwise op's temporaries are all on meta tensors; a convolution's (cuDNN) are
+    not, and keep the guess. On a GPU the worker keeps no copy of its inputs: the trusted
+    side reads its input buffers back."""
+    relu = memplan.sizes(_official(), "default", "cuda")
+    assert not relu.library and not relu.input_copy
+    assert memplan.sizes(_official(), "default", "cpu").input_copy
+    conv = load_task(Path(reference.__file__).parents[2] / "tasks" / "builtin" / "level1" /
+                     "conv2d.py")
+    assert memplan.sizes(conv, conv.shapes[-1].name, "cuda").library
+    (trusted, _), _ = memplan.sides(relu, 0)
+    assert trusted == relu.inputs * (1 + relu.high) + relu.outputs + \
+        max(relu.workspace, relu.outputs) * relu.high
+    for op, called in (("aten.convolution.default", True), ("aten._cudnn_rnn.default", True),
+                       ("aten.addmm.default", True), ("aten.sort.stable", True),
+                       ("aten.relu.default", False), ("aten.max_pool2d_with_indices.default",
+                                                      False), ("aten.sum.dim_IntList", False)):
+        assert memplan._library(op) is called, op

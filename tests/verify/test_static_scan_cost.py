@@ -101,20 +101,28 @@ def nested_functions() -> str:
                  "    " * depth + "return 1\n\n" + KERNEL + TAIL)
 
 
+def call_chains() -> str:
+    """Calls of calls, 300 deep a line (red-team round of 2026-12-08: 73 s of one scan, the
+    callee walked again under every call of the chain)."""
+    return _fill(HEAD + KERNEL, lambda i: f"w{i} = x" + "()" * 300, TAIL)
+
+
+def attribute_chains() -> str:
+    """Attributes of attributes, 320 deep a line (the same round: 22 s, the dotted name of
+    every link recomputed from the chain's root)."""
+    return _fill(HEAD + KERNEL, lambda i: f"w{i} = torch" + ".nn" * 320, TAIL)
+
+
 WORST = [chain_store, chain_roots, wide_kernel, many_kernels, many_kernels_and_constants,
-         alias_chain, many_names, tuples, deep_nesting, nested_functions,
-         # still quadratic: paths_of reads every return of a function at every call of it,
-         # in bindings' fixpoint and in the rules (minutes at the bound); not run, it would
-         # only cost CI those minutes
-         pytest.param(many_returns, marks=pytest.mark.xfail(
-             run=False, reason="calls x returns in static/lookup.paths_of"))]
+         alias_chain, many_names, tuples, deep_nesting, nested_functions, many_returns,
+         call_chains, attribute_chains]
 # CPU seconds of one scan. Measured on the shared 2-core dev machine under load (2026-12-07):
 # 0.3 to 5.2 s for each of WORST (alias_chain the most: its paths grow a segment a line),
 # where the scan before took 30 s to several minutes. A regression to quadratic misses it far.
 BOUND_S = 15.0
 
 
-@pytest.mark.parametrize("make", WORST, ids=lambda f: getattr(f, "__name__", "many_returns"))
+@pytest.mark.parametrize("make", WORST, ids=lambda f: f.__name__)
 def test_a_worst_case_file_at_the_bound_scans_in_linear_time(make):
     source = make()
     assert CAP - 1000 < len(source) <= CAP

@@ -43,7 +43,7 @@ class Conv(StoredFamily):
     reads = "graph"
     temp, kernel_name, kernel = "cv", "conv_kernel", ConvKernel
     knobs = {"CONV_BLOCK_M": 128, "CONV_BLOCK_N": 64, "CONV_BLOCK_K": 32, "CONV_GROUP_M": 8,
-             "CONV_WARPS": 4, "CONV_STAGES": 3, **DEPTHWISE_KNOBS}
+             "CONV_WARPS": 4, "CONV_STAGES": 3, "CONV_TF32X3": 1, **DEPTHWISE_KNOBS}
 
     def head(self, graph: Graph, c: Val, ctx) -> tuple:
         dtype = dot_dtype(c, "convolution")

@@ -8,6 +8,10 @@ Channels per group under 16 (depthwise) cannot feed tl.dot, whose tiles need 16 
 launch then picks the DOT=False branch, a broadcast multiply and a sum over K per step, with
 BLOCK_N shrunk to the group's channels, so a depthwise tile wastes no lanes on channels it
 does not have.
+
+A strict-fp32 product is IEEE on the CUDA cores or tf32x3 on the tensor cores (about fp32's
+accuracy, three TF32 products: matmul.dot_lines), the CONV_TF32X3 knob's choice; issue 27
+measured the IEEE convolutions at 0.18-0.99x eager, whose cuDNN runs TF32 where allowed.
 """
 
 from __future__ import annotations
@@ -16,8 +20,8 @@ from . import conv_depthwise as depthwise
 from . import conv_phase as phase
 from .family import Piece
 from .layout import format_line, runtime_scalars
+from .matmul import dot_lines
 from .pointwise import _arg, _host_arg
-from .render import dot_precision
 
 SETUP = '''    pid = tl.program_id(0)
 $group
@@ -44,7 +48,7 @@ LOOP = '''    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
         t = rk
 '''
 DOT = '''        if DOT:
-            acc = tl.dot(a, b, acc$precision)
+$dot
         else:  # too few channels per group for tl.dot's 16-wide tiles (depthwise)
             acc += tl.sum(a.to(tl.float32)[:, :, None] * b.to(tl.float32)[None, :, :], axis=1)
 '''
@@ -61,7 +65,7 @@ def render(k):
         "    g = tl.program_id(1)\n"
     body = SETUP.replace("$group\n", group) + _pixels(k.geo) + \
         LOOP.replace("$k", "KPH" if split else "K") + _taps(k.geo) + _loads(k.geo) + \
-        DOT.replace("$precision", dot_precision(k.dtype, k.precision))
+        DOT.replace("$dot", _indented(dot_lines(k.dtype, k.precision)))
     epilogue = [_load(ld, index) for ld in k.loads] + [format_line(ln) for ln in k.lines]
     if epilogue:
         epilogue.insert(0, "# the epilogue, on the fp32 accumulator, before the one store")
@@ -72,6 +76,11 @@ def render(k):
     dw = f"{k.name}_depthwise"
     extra = _epilogue_args(k, scalars)
     return Piece(text + depthwise.kernel(k, dw, extra[0]), _called(k, dw, extra[1]))
+
+
+def _indented(lines: str) -> str:
+    """matmul.dot_lines's product, one level deeper: inside `if DOT:`."""
+    return "\n".join("    " + line for line in lines.split("\n"))
 
 
 def _epilogue_args(k, scalars) -> tuple[list[str], list[str]]:
@@ -108,7 +117,8 @@ def _head(k, rank: int, scalars) -> str:
         [f"{ld.name}_stride{j}" for ld in k.loads for j, d in enumerate(ld.dims)
          if d is not None] + [_arg(s) for s in scalars] + \
         [f"KS{j}: tl.constexpr" for j in sp] + \
-        [f"{n}: tl.constexpr" for n in ("BLOCK_M", "BLOCK_N", "BLOCK_K", "GROUP_M", "DOT")]
+        [f"{n}: tl.constexpr" for n in ("BLOCK_M", "BLOCK_N", "BLOCK_K", "GROUP_M", "DOT",
+                                        "TF32X3")]
     lines, line = [], ""
     for p in params:  # wrapped at the project's line length
         if len(line) + len(p) > 80:
@@ -228,4 +238,5 @@ def _launch(k, rank: int, scalars) -> tuple[str, ...]:
             f"{k.name}[grid](",
             f"    {', '.join(args)},",
             f"    {taps}, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=CONV_GROUP_M,",
-            f"    DOT={o}_dot, num_warps=CONV_WARPS, num_stages=CONV_STAGES)", *k.views)
+            f"    DOT={o}_dot, TF32X3=CONV_TF32X3, num_warps=CONV_WARPS, "
+            "num_stages=CONV_STAGES)", *k.views)

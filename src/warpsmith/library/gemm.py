@@ -123,7 +123,7 @@ class Gemm(StoredFamily):
     reads = "graph"
     temp, kernel_name, kernel = "mm", "gemm_kernel", GemmKernel
     knobs = {"GEMM_BLOCK_M": 128, "GEMM_BLOCK_N": 128, "GEMM_BLOCK_K": 32, "GEMM_GROUP_M": 8,
-             "GEMM_WARPS": 8, "GEMM_STAGES": 3}
+             "GEMM_WARPS": 8, "GEMM_STAGES": 3, "GEMM_TF32X3": 1}
 
     def head(self, graph: Graph, g: Val, ctx) -> tuple:
         dtype = dot_dtype(g, "product")

@@ -17,7 +17,7 @@ def $name(a_ptr, b_ptr, c_ptr, M, N, K,
           stride_ab, stride_am, stride_ak, stride_bb, stride_bk, stride_bn,
           stride_cb, stride_cm, stride_cn,$extra
           BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-          GROUP_M: tl.constexpr):
+          GROUP_M: tl.constexpr, TF32X3: tl.constexpr):
 '''
 STORE = '''    c_ptrs = c_ptr + batch * stride_cb + rows * stride_cm + rn[None, :] * stride_cn
     tl.store(c_ptrs, {result}.to(c_ptr.dtype.element_ty),
@@ -36,7 +36,7 @@ def render(k):
         [f"{ld.name}_stride{j}" for ld in k.loads for j, d in enumerate(ld.dims)
          if d is not None] + [_arg(s) for s in scalars]
     extra = "".join(f"\n          {p}," for p in params)
-    dot = dot_lines(k.dtype, k.precision, switch=False)
+    dot = dot_lines(k.dtype, k.precision)
     walk = fill(HEAD + TILE_SETUP + "    k_begin, k_end = 0, K\n" + K_LOOP, name=k.name,
                 extra=extra, dot=dot)
     epilogue = [_load(ld, index) for ld in k.loads] + [format_line(ln) for ln in k.lines]
@@ -77,7 +77,10 @@ def _launch(k, scalars) -> tuple[str, ...]:
             "bm, bn, bk = (max(16, min(cap, triton.next_power_of_2(size))) for size, cap in "
             f"(({o}_m, GEMM_BLOCK_M), ({o}_n, GEMM_BLOCK_N), ({o}_k, GEMM_BLOCK_K)))",
             f"grid = (triton.cdiv({o}_m, bm) * triton.cdiv({o}_n, bn), {batch})",
+            # tf32x3 where B's K is contiguous and rows of K 16-byte aligned (a Linear's
+            # weight): matmul.py's K_MAJOR measured it 1.5x cuBLAS there, 0.7x elsewhere
+            f"tf32x3 = bool(GEMM_TF32X3) and {o}_k % 4 == 0 and {o}_b.stride(-2) == 1",
             f"{k.name}[grid](",
             f"    {', '.join(args)},",
-            "    BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=GEMM_GROUP_M,",
+            "    BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=GEMM_GROUP_M, TF32X3=tf32x3,",
             "    num_warps=GEMM_WARPS, num_stages=GEMM_STAGES)", *k.views)

@@ -58,8 +58,11 @@ from .worker_report import WorkerReport, parse_report
 # 14 since a file whose coding cookie names another codec is read as UTF-8 (the codec never
 # runs, E109) and a source past 256 KiB is refused unread (source-too-large, E110); 15 since
 # the memory plan counts the baselines' process warming up beside the checks, which is ended
-# before a candidate is blamed for an out-of-memory, and verifications may share a GPU
-VERIFIER_VERSION = "15"
+# before a candidate is blamed for an out-of-memory, and verifications may share a GPU; 16
+# since that process warms up after the checks where the plan does not fit with it beside
+# them, a library's hidden workspace is guessed only where the forward calls one, and on a
+# GPU the worker keeps no copy of its inputs (too_large verdicts may now pass)
+VERIFIER_VERSION = "16"
 # Verdicts about this machine, not the candidate: never stored, so another machine (or a
 # later run with more memory) verifies again instead of finding them in the cache.
 MACHINE_LIMITS = frozenset({"too_large"})
@@ -104,8 +107,8 @@ def verify(task: Task | str, candidate: Path | str, device: str | None = None,
     key = cache_key(task, source, device, prof, base.environment)
     if store is not None and use_cache and (hit := store.get(key)) is not None:
         return replace(hit, cached=True, candidate=str(candidate))  # as given, as below
-    base, src = replace(base, cache_key=key), Source(candidate, data, source)
     scan = _scan(task, source, device)
+    base, src = replace(base, cache_key=key), Source(candidate, data, source, scan.language)
     # the static stages need no GPU: a rejection never waits for another verification's
     verdict = _static_verdict(scan, base, device, source, prof)
     if verdict is None:
@@ -128,6 +131,7 @@ class Source:
     path: Path
     data: bytes
     text: str
+    language: str = "none"  # the scan's: "triton", "cuda" or "none" (scanned once)
 
 
 def _held_run(task, candidate: Source, device, prof, base) -> Verdict:
@@ -138,13 +142,17 @@ def _held_run(task, candidate: Source, device, prof, base) -> Verdict:
     the GPU to itself, and that verdict stands."""
     with gpulock.held(device, alone=not gpu_shared()) as hold:
         verdict = _guarded_run(task, candidate, device, prof, base, hold)
-    if hold.crowded and decided_by_load(verdict):
+    if hold.crowded and decided_by_load(verdict, hold.went_alone):
         first = verdict
         with gpulock.held(device, alone=True) as hold:
             verdict = _guarded_run(task, candidate, device, prof, base, hold)
         verdict = replace(verdict, warnings=verdict.warnings + (
             f"run again with the GPU to itself: beside other verifications it was "
             f"{first.status}",))
+    if hold.fell_back:
+        verdict = replace(verdict, warnings=verdict.warnings + (
+            f"{hold.fell_back}: verifications in this process took turns, but another "
+            "process's may have run beside this one's timing",))
     return verdict
 
 
@@ -154,14 +162,21 @@ MEMORY_HINTS = ("outofmemoryerror", "memoryerror during", "out of memory",
                 "gib of gpu memory beyond its share")
 
 
-def decided_by_load(verdict: Verdict) -> bool:
-    """A verdict another verification on the GPU may have decided: too_large, a timeout
-    (their kernels and compiles beside ours), or a failure that memory ran out for. The
-    words come from the candidate's process as often as not: one that says them to be run
-    again gets one more run, alone, and that verdict, never a softer one."""
-    if verdict.status in ("too_large", "timeout"):
+def decided_by_load(verdict: Verdict, went_alone: bool = False) -> bool:
+    """A verdict another verification on the GPU may have decided: too_large (the trusted
+    side's own plan, made against their memory), or, while the GPU was still shared
+    (`went_alone` False: the verdict came before this verification took it alone), a
+    timeout (their kernels and compiles beside ours) or a failure that memory ran out for.
+    Those words come from the candidate's process as often as not: said while alone (where
+    the others' memory was reserved and counted), they would buy a candidate a second
+    timing, a re-roll of its speedup (red-team round of 2026-12-08); said while shared, one
+    more run, alone, whose verdict stands, before any timing of the trusted side's."""
+    if verdict.status == "too_large":
         return True
-    return verdict.status in ("runtime_error", "crashed", "compile_error") and any(
+    if went_alone:
+        return False
+    return verdict.status == "timeout" or verdict.status in (
+        "runtime_error", "crashed", "compile_error") and any(
         hint in r.lower() for r in verdict.reasons for hint in MEMORY_HINTS)
 
 
@@ -225,9 +240,9 @@ def _run(task, candidate: Source, device, prof, base, hold: gpulock.Hold) -> Ver
     base = replace(base, shapes_checked=tuple(prepared.shapes), shapes_skipped=tuple(skipped),
                    warnings=base.warnings + tuple(notes))
     run = (task, candidate, device, prof, prepared, base, hold)
-    verdict = _run_candidate(*run, dict(stages), mem.block_sets)
+    verdict = _run_candidate(*run, dict(stages), mem)
     if gates.implausible(verdict):  # never rejected for being fast: measured again
-        verdict = gates.remeasured(verdict, _run_candidate(*run, dict(stages), mem.block_sets))
+        verdict = gates.remeasured(verdict, _run_candidate(*run, dict(stages), mem))
     verdict = gates.apply_gates(verdict)
     if device == "cuda" and prof.memcheck and verdict.status == "passed":
         verdict = memory_safety(task, candidate, verdict)
@@ -250,7 +265,10 @@ def _planned(task, shape: str, prof, device: str, hold: gpulock.Hold) -> memplan
             pass
         hold.exclusive()
     while True:  # exclusive: no one registers meanwhile, those registered wait to be timed
-        alone = not hold.others_registered()
+        # alone in memory: the others registered hold no reservation (they plan, or wait for
+        # the lock): two whose plans never fit let each other first forever otherwise (the
+        # red-team round of 2026-12-08)
+        alone = hold.others_reserved() == 0
         try:
             mem = memplan.plan(task, shape, prof, device, quiet)
         except memplan.TooLarge:
@@ -327,7 +345,7 @@ def choose_shapes(task: Task, device: str,
 
 
 def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, base,
-                   hold: gpulock.Hold, stages, block_sets: int) -> Verdict:
+                   hold: gpulock.Hold, stages, mem: memplan.Plan) -> Verdict:
     shm = Path("/dev/shm")  # keep the job off the disk; the worker deletes it once read
     job_dir = Path(tempfile.mkdtemp(prefix="warpsmith-job-", dir=shm if shm.is_dir() else None))
     scratch = Path(tempfile.mkdtemp(prefix="warpsmith-cwd-"))  # the candidate's empty cwd
@@ -341,11 +359,12 @@ def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, ba
         if ahead:
             prestart.SPARES.refill(device, env)
         checks = collect.CaseReader(task, prepared, device, stages)
-        process = BaselineProcess.open(task, prepared, prof, device) if in_process else None
+        process = BaselineProcess.open(task, prepared, prof, device, mem.deferred) \
+            if in_process else None
         if ahead and in_process:  # after the take: refilled before it, the spare taken was
             baseline_process.SPARES.refill(device, env)  # always the one just started (on
             # the H100 its baselines were ready 7-16 s after asking, as a fresh start's)
-        baselines = baseline_timer.Baselines(task, prepared, prof, device, block_sets,
+        baselines = baseline_timer.Baselines(task, prepared, prof, device, mem.block_sets,
                                              process, checks) \
             if timed_here(device) else None  # timed between the candidate's blocks
         if baselines is not None:
@@ -362,7 +381,7 @@ def _run_candidate(task, candidate: Source, device, prof, prepared: Prepared, ba
         base = replace(base, stage_seconds=stages, log_tail=outcome.log_tail[-2000:],
                        memory=base.memory | collect.peaks(report, device))
         source = candidate.text  # what the worker was given, as the scan read it
-        native = static.scan(source).language == "cuda"
+        native = candidate.language == "cuda"
         early = interpret_outcome(outcome, report, base, calls, native=native)
         if early is not None:
             early = offgpu.cuda_required(early, report, source, len(outcome.collected))

@@ -45,6 +45,8 @@ class Hold:
     def __init__(self, path: str | None):
         self.path, self.key = path, uuid.uuid4().hex
         self.mode, self.crowded, self._seq = "", False, 0
+        self.went_alone = False  # it held the GPU alone at some time (exclusive)
+        self.fell_back = ""  # why the lock files could not be had (the verdict says it)
         self._main = None
         self._fallback = False  # no lock file: _local held instead
 
@@ -75,7 +77,7 @@ class Hold:
                 _flock(self._main, fcntl.LOCK_EX)
         except OSError:
             return self._fall_back()
-        self.mode = "exclusive"
+        self.mode, self.went_alone = "exclusive", True
         if not self._seq:
             self._register()
 
@@ -100,11 +102,14 @@ class Hold:
         self.crowded = self.crowded or others > 0
 
     def _fall_back(self) -> None:
-        """The lock files cannot be had: this process's threads, one at a time."""
+        """The lock files cannot be had: this process's threads, one at a time. Said in the
+        verdict: a file planted where the lock should be (another user's, a link) left two
+        processes' timings overlapping in silence (red-team round of 2026-12-08)."""
+        self.fell_back = f"the GPU's lock files ({self.path}.*) could not be opened safely"
         if self._main is not None:
             self._main.close()
             self._main = None
-        self.path, self._fallback, self.mode = None, True, "exclusive"
+        self.path, self._fallback, self.mode, self.went_alone = None, True, "exclusive", True
         _local.acquire()
 
     # -- the memory ledger ------------------------------------------------------------------
@@ -130,12 +135,14 @@ class Hold:
         self.crowded = self.crowded or others > 0
         return fits
 
-    def others_registered(self) -> bool:
-        """Whether another verification holds the GPU too (waiting to be timed, where this
-        one holds it alone), its memory with it."""
+    def others_reserved(self) -> int:
+        """The bytes the other verifications on the GPU have reserved (those waiting to be
+        timed, where this one holds it alone, keep their memory). One registered with
+        nothing reserved holds none of it: it is planning, or waiting for the lock."""
         if self.path is None:
-            return False
-        return self._ledger(lambda book: [k for k in book["holds"] if k != self.key]) != []
+            return 0
+        return self._ledger(lambda book: sum(e["bytes"] for k, e in book["holds"].items()
+                                             if k != self.key))
 
     def quiet(self, available: int) -> int:
         """What was free with no verification beside this one: `available` now where this

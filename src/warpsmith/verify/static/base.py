@@ -135,20 +135,27 @@ def triton_kernels(tree: ast.Module) -> list[ast.FunctionDef]:
     (`from triton import jit as compile_kernel`), or handed to it as a call
     (`k = triton.jit(fn)`): the kernel rules read every one of them (red-team round 6, A04
     and A05: a kernel made either way was read by none)."""
-    aliases = _jit_aliases(tree)
+    naming = _naming_jit(tree)
     handed = {a.id for node in all_nodes(tree) if isinstance(node, ast.Call)
-              and _names_jit(node.func, aliases)
+              and id(node.func) in naming
               for a in [*node.args, *(k.value for k in node.keywords)]
               if isinstance(a, ast.Name)}  # triton.jit(fn=f), partial(triton.jit)(f) (C01)
     return [node for node in all_nodes(tree) if isinstance(node, ast.FunctionDef) and (
-        node.name in handed or any(_names_jit(d, aliases) for d in node.decorator_list))]
+        node.name in handed or any(id(d) in naming for d in node.decorator_list))]
 
 
-def _names_jit(node: ast.AST, aliases: dict[str, str]) -> bool:
-    """Whether an expression names triton.jit anywhere in it (`@functools.partial(triton.jit)`
-    decorates with it too: red-team round 7, C04)."""
-    return any(_is_jit(n, aliases) for n in ast.walk(node)
-               if isinstance(n, ast.Name | ast.Attribute))
+@per_tree
+def _naming_jit(tree: ast.Module) -> set[int]:
+    """The ids of the nodes whose expression names triton.jit anywhere in it
+    (`@functools.partial(triton.jit)` decorates with it too: red-team round 7, C04), found
+    once a tree, children before parents: walked again under every call of a chain
+    `f()()()…` 300 deep, one scan took 73 s (red-team round of 2026-12-08)."""
+    aliases, naming = _jit_aliases(tree), set()
+    for node in reversed(list(all_nodes(tree))):  # breadth first: children come later
+        if isinstance(node, ast.Name | ast.Attribute) and _is_jit(node, aliases) or any(
+                id(child) in naming for child in ast.iter_child_nodes(node)):
+            naming.add(id(node))
+    return naming
 
 
 def _is_jit(node: ast.AST, aliases: dict[str, str]) -> bool:
@@ -183,6 +190,10 @@ def module_allowed(name: str) -> bool:
         and not any(part.startswith("_") for part in rest.split(".") if part)
 
 
+# Each node's once: the rules ask it of every Attribute, and each of a chain `a.b.c…` 320
+# deep recomputed the chain below it (22-53 s of one scan: red-team round of 2026-12-08).
+# The cache holds the nodes it answered for, so an id is never another node's meanwhile.
+@functools.lru_cache(maxsize=1 << 16)
 def dotted_name(node: ast.AST) -> str:
     if isinstance(node, ast.Name):
         return node.id

@@ -233,7 +233,7 @@ def _module_constant(value: ast.AST, names) -> bool:
     """A module-level value a kernel may read: a compile-time constant, one wrapped in
     tl.constexpr (the form Triton asks globals to take), or a triton.language module or
     function under another name. Honest kernels wrote all three (round 10, c03, c05)."""
-    if _all_static(value, set()) and not any(isinstance(n, ast.Call) for n in ast.walk(value)):
+    if not any(isinstance(n, ast.Call) for n in ast.walk(value)) and _all_static(value, set()):
         return True
     if isinstance(value, ast.Call) and not value.keywords and len(value.args) == 1 and \
             lookup.paths_of(value.func, names) & CONSTEXPR:
@@ -368,6 +368,21 @@ def _static_reads(node: ast.AST) -> tuple[bool, set[str]]:
     return all(ok for ok, _ in parts), set().union(*(r for _, r in parts))
 
 
+class _AnyName(frozenset):
+    """Every name: inside a call's callee, any name counts as static. Once the set of the
+    callee's names, walked again under every call of a chain `f()()()…`: quadratic, 73 s
+    of one scan (red-team round of 2026-12-08)."""
+
+    def __contains__(self, item) -> bool:
+        return True
+
+    def __or__(self, other):
+        return self
+
+
+ANY_NAME = _AnyName()
+
+
 def _all_static(node: ast.AST, static: set[str]) -> bool:
     """Every value the expression reads is known at compile time."""
     if isinstance(node, ast.Constant):
@@ -377,9 +392,8 @@ def _all_static(node: ast.AST, static: set[str]) -> bool:
     if isinstance(node, ast.Attribute):
         return node.attr in STATIC_ATTRIBUTES and not isinstance(node.value, ast.Call) or \
             _all_static(node.value, static)
-    if isinstance(node, ast.Call):
-        return _all_static(node.func, static | {n.id for n in ast.walk(node.func)
-                                                if isinstance(n, ast.Name)}) and \
+    if isinstance(node, ast.Call):  # the callee's names are its own (a function, a method)
+        return _all_static(node.func, ANY_NAME) and \
             all(_all_static(a, static) for a in [*node.args, *(k.value for k in node.keywords)])
     children = list(ast.iter_child_nodes(node))
     return all(_all_static(c, static) for c in children

@@ -52,10 +52,12 @@ class BaselineFailed(Exception):
 
 class BaselineProcess:
     def __init__(self, task: Task, prepared: Prepared, prof: VerifyProfile, device: str,
-                 made_for: str = "", spare: Started | None = None):
+                 made_for: str = "", spare: Started | None = None, deferred: bool = False):
         """`made_for`: the key (key()) a kept process is taken by; a process without one
         is never kept. `spare`: a process started before its job (SPARES), else one is
-        started now."""
+        started now. `deferred`: its job (and so its warm-up's memory) waits until the
+        timer first asks for it (memplan.Plan.deferred)."""
+        self.deferred = deferred
         self.proc = spare or start(Path(tempfile.mkdtemp(prefix="warpsmith-baselines-")),
                                    worker_environment(device), device)
         self.scratch = self.proc.scratch
@@ -67,7 +69,7 @@ class BaselineProcess:
 
     @classmethod
     def open(cls, task: Task, prepared: Prepared, prof: VerifyProfile,
-             device: str) -> BaselineProcess:
+             device: str, deferred: bool = False) -> BaselineProcess:
         """The process kept from the last verification of this task, where the profile keeps
         them (`baselines="kept"`) and one is; else a spare started before this verification
         (prestart's policy), else a new one."""
@@ -75,8 +77,8 @@ class BaselineProcess:
             if prof.baselines == "kept" else ""
         kept = KEPT.take(made_for) if made_for else None
         if kept is None:
-            return cls(task, prepared, prof, device, made_for, _spare(device))
-        kept.timeout_s = prof.timeout_s
+            return cls(task, prepared, prof, device, made_for, _spare(device), deferred)
+        kept.timeout_s, kept.deferred = prof.timeout_s, deferred
         kept._job(task, prepared, prof, device)
         return kept
 
@@ -84,8 +86,16 @@ class BaselineProcess:
         self.ready: dict | None = None
         self.failed: BaselineFailed | None = None  # its ready frame's failure, kept
         self.startup: dict[str, float] = {}  # seconds: where the wait for `ready` went
-        self.asked = time.perf_counter()
-        self.proc.tell(_job(task, prepared, prof, device, self.keep))
+        self.pending: bytes | None = _job(task, prepared, prof, device, self.keep)
+        if not self.deferred:
+            self._ask()
+
+    def _ask(self) -> None:
+        """The job sent: the process builds and warms up the baselines from now."""
+        if self.pending is not None:
+            self.asked = time.perf_counter()
+            self.proc.tell(self.pending)
+            self.pending = None
 
     # -- the protocol, as the candidate's worker speaks it ------------------------------
 
@@ -97,6 +107,7 @@ class BaselineProcess:
         if self.failed is not None:
             raise self.failed
         if self.ready is None:
+            self._ask()  # a deferred job: now, after the checks
             began = time.perf_counter()
             try:
                 head, _, arrived = self._next("ready")
