@@ -31,6 +31,7 @@ def conv_launch(kernel, dw_kernel, x, w, dtype, stride, padding, dilation, group
     kernel[(triton.cdiv(m, bm) * triton.cdiv(ocg, bn), g)](
         x, w, out, m, ocg, k, icg, *x.shape[2:], *sp, *x.stride(), *w.stride(),
         *out.stride(), *extra, **taps, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk,
-        GROUP_M=CONV_GROUP_M, DOT=dot, num_warps=CONV_WARPS, num_stages=CONV_STAGES)
+        GROUP_M=CONV_GROUP_M, DOT=dot, TF32X3=CONV_TF32X3, num_warps=CONV_WARPS,
+        num_stages=CONV_STAGES)
     return out
 '''
